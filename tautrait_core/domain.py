@@ -1,0 +1,343 @@
+"""Domains and their tools.
+
+A domain bundles a policy (the agent's system prompt), tools, a database schema (SQLModel
+tables) with its seed rows, and task sets. Tools are plain functions decorated with
+:func:`tool`; the decorator derives the JSON schema sent to the model from the type hints
+and the docstring, and :meth:`Tool.invoke` validates arguments before the function runs.
+Every failure (unknown tool, bad arguments, an exception inside the tool) comes back as an
+``Error: ...`` observation for the agent; nothing a model sends can crash an episode.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic.fields import FieldInfo
+
+from tautrait_core.models import Task
+
+if TYPE_CHECKING:
+    from sqlmodel import SQLModel
+
+    from tautrait_core.state import EpisodeDB
+
+ERROR_PREFIX = "Error: "
+
+
+class Tool:
+    """A callable the agent can use: a function plus its derived JSON schema.
+
+    The function's first parameter receives the episode database (:class:`EpisodeDB`); the
+    remaining parameters are the tool's arguments.
+    """
+
+    def __init__(
+        self, function: Callable[..., Any], name: str | None = None, description: str | None = None
+    ) -> None:
+        self.function = function
+        self.name = name or function.__name__
+        summary, argument_docs = parse_docstring(inspect.getdoc(function) or "")
+        self.description = description if description is not None else summary
+        self._argument_docs = argument_docs
+        self.__doc__ = function.__doc__
+        self.__wrapped__ = function
+
+    def __repr__(self) -> str:
+        return f"<tool {self.name}>"
+
+    def __call__(self, db: EpisodeDB, **kwargs: Any) -> Any:
+        return self.function(db, **kwargs)
+
+    @cached_property
+    def arguments_model(self) -> type[BaseModel]:
+        """A pydantic model of the arguments (extra arguments forbidden)."""
+        signature = inspect.signature(self.function)
+        hints = typing.get_type_hints(self.function)
+        parameters = list(signature.parameters.values())[1:]  # skip the database
+        fields: dict[str, Any] = {}
+        for parameter in parameters:
+            if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+                raise TypeError(f"tool {self.name}: *args/**kwargs parameters are not supported")
+            annotation = hints.get(parameter.name, Any)
+            default = ... if parameter.default is parameter.empty else parameter.default
+            fields[parameter.name] = (
+                annotation,
+                FieldInfo(default=default, description=self._argument_docs.get(parameter.name)),
+            )
+        config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+        return create_model(f"{self.name}_arguments", __config__=config, **fields)
+
+    @cached_property
+    def schema(self) -> dict[str, Any]:
+        """The OpenAI function-calling schema (``{"type": "function", "function": ...}``)."""
+        raw = self.arguments_model.model_json_schema()
+        defs = raw.get("$defs", {})
+        properties = {
+            name: _clean_schema(prop, defs) for name, prop in raw.get("properties", {}).items()
+        }
+        parameters: dict[str, Any] = {
+            "type": "object",
+            "properties": properties,
+            "required": raw.get("required", []),
+        }
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": parameters,
+            },
+        }
+
+    def invoke(self, db: EpisodeDB, arguments: dict[str, Any]) -> str:
+        """Validate ``arguments``, run the tool and return the observation text.
+
+        Invalid arguments and exceptions raised by the tool are returned as ``Error: ...``.
+        """
+        try:
+            validated = self.arguments_model.model_validate(arguments)
+        except ValidationError as exc:
+            return ERROR_PREFIX + describe_validation_error(self.name, exc)
+        values = {name: getattr(validated, name) for name in type(validated).model_fields}
+        try:
+            result = self.function(db, **values)
+        except Exception as exc:  # the agent sees the error; the episode goes on
+            return ERROR_PREFIX + (str(exc) or type(exc).__name__)
+        return observation_text(result)
+
+
+def tool(
+    function: Callable[..., Any] | None = None,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+) -> Any:
+    """Turn a function into a :class:`Tool`.
+
+    The first parameter is the episode database; the others become the tool's arguments.
+    Their types come from the annotations and their descriptions from the docstring's
+    ``Args:`` section; the docstring's first paragraph is the tool description::
+
+        @tool
+        def cancel_appointment(db, appointment_id: str) -> str:
+            \"\"\"Cancel a scheduled appointment.
+
+            Args:
+                appointment_id: The appointment id, such as 'APPT001'.
+            \"\"\"
+    """
+
+    def wrap(func: Callable[..., Any]) -> Tool:
+        return Tool(func, name=name, description=description)
+
+    if function is not None:
+        return wrap(function)
+    return wrap
+
+
+def observation_text(result: Any) -> str:
+    """What the agent sees for a tool's return value."""
+    if isinstance(result, str):
+        return result
+    if result is None:
+        return ""
+    if isinstance(result, BaseModel):
+        return result.model_dump_json()
+    return json.dumps(result)
+
+
+def describe_validation_error(tool_name: str, error: ValidationError) -> str:
+    """A one-line description of invalid tool arguments, naming each bad argument."""
+    problems = []
+    for item in error.errors():
+        location = ".".join(str(part) for part in item["loc"]) or "arguments"
+        if item["type"] == "missing":
+            problems.append(f"missing required argument {location!r}")
+        elif item["type"] == "extra_forbidden":
+            problems.append(f"unexpected argument {location!r}")
+        else:
+            problems.append(f"argument {location!r}: {item['msg']}")
+    return f"invalid arguments for {tool_name}: " + "; ".join(problems)
+
+
+_ARGS_HEADER = re.compile(r"^\s*(Args|Arguments|Parameters):\s*$")
+_ARG_LINE = re.compile(r"^\s*(\w+)\s*(\([^)]*\))?\s*:\s*(.*)$")
+
+
+def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a Google-style docstring into (description, {argument: description}).
+
+    The description is the text before the first section header; argument descriptions
+    may continue on more-indented lines.
+    """
+    lines = doc.splitlines()
+    summary: list[str] = []
+    arguments: dict[str, str] = {}
+    index = 0
+    while index < len(lines) and not _ARGS_HEADER.match(lines[index]):
+        if re.match(r"^\s*(Returns|Raises|Yields|Examples?|Notes?):\s*$", lines[index]):
+            break
+        summary.append(lines[index])
+        index += 1
+    if index < len(lines) and _ARGS_HEADER.match(lines[index]):
+        index += 1
+        current: str | None = None
+        base_indent: int | None = None
+        while index < len(lines):
+            line = lines[index]
+            if not line.strip():
+                index += 1
+                continue
+            indent = len(line) - len(line.lstrip())
+            if base_indent is None:
+                base_indent = indent
+            if indent < base_indent:
+                break
+            match = _ARG_LINE.match(line)
+            if indent == base_indent and match:
+                current = match.group(1)
+                arguments[current] = match.group(3).strip()
+            elif current is not None:
+                arguments[current] = (arguments[current] + " " + line.strip()).strip()
+            index += 1
+    return " ".join(" ".join(summary).split()), arguments
+
+
+def _clean_schema(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """Make a pydantic property schema look like a hand-written tool schema.
+
+    Drops ``title``, inlines ``$ref`` and turns ``X | None`` into ``X`` (such arguments are
+    optional already).
+    """
+    if "$ref" in schema:
+        schema = {
+            **defs[schema["$ref"].split("/")[-1]],
+            **{k: v for k, v in schema.items() if k != "$ref"},
+        }
+    options = schema.get("anyOf")
+    if options and any(option.get("type") == "null" for option in options):
+        rest = [option for option in options if option.get("type") != "null"]
+        if len(rest) == 1:
+            merged = {k: v for k, v in schema.items() if k not in ("anyOf", "default")}
+            schema = {**rest[0], **merged}
+    cleaned: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "title" or (key == "default" and value is None):
+            continue
+        if key == "properties" and isinstance(value, dict):
+            cleaned[key] = {n: _clean_schema(p, defs) for n, p in value.items()}
+        elif key in ("items", "additionalProperties") and isinstance(value, dict):
+            cleaned[key] = _clean_schema(value, defs)
+        elif key == "anyOf" and isinstance(value, list):
+            cleaned[key] = [_clean_schema(option, defs) for option in value]
+        else:
+            cleaned[key] = value
+    return cleaned
+
+
+class TaskLoader(Protocol):
+    def __call__(self) -> list[Task]: ...
+
+
+@dataclass
+class TaskSet:
+    """A named list of tasks and the database they run against.
+
+    ``load_rows`` returns the seed rows of the database the tasks were written for; when it
+    is ``None`` the domain's own seed data is used. ``data_id`` names that database, so two
+    task sets on the same data share one template.
+    """
+
+    name: str
+    load_tasks: TaskLoader
+    description: str = ""
+    load_rows: Callable[[], Iterable[SQLModel]] | None = None
+    data_id: str | None = None
+
+    @cached_property
+    def tasks(self) -> list[Task]:
+        """The tasks, loaded on first use."""
+        return list(self.load_tasks())
+
+
+@dataclass
+class Domain:
+    """Everything a domain plugin provides.
+
+    Args:
+        name: The domain's name on the command line (``--domain NAME``).
+        policy: The policy text, given to the agent as its system prompt.
+        tables: The SQLModel table classes of the domain's database.
+        seed_data: Returns the rows (table instances) of the built-in database.
+        tools: The tools, in the order they are shown to the model.
+        task_sets: The built-in task sets, by name (``default_task_set`` is used when a run
+            names none).
+        terminating_tools: Tools that end the episode when called (and are skipped when the
+            gold actions are replayed).
+        upstream: How to read and write the upstream tau-trait data shape (optional; needed
+            for ``tautrait import tau-trait`` and the upstream hash).
+    """
+
+    name: str
+    policy: str
+    tables: Sequence[type[SQLModel]]
+    seed_data: Callable[[], Iterable[SQLModel]]
+    tools: Sequence[Tool]
+    task_sets: dict[str, TaskSet] = field(default_factory=dict)
+    terminating_tools: Sequence[str] = ()
+    default_task_set: str = "test"
+    description: str = ""
+    upstream: UpstreamFormat | None = None
+
+    def __post_init__(self) -> None:
+        names = [t.name for t in self.tools]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"domain {self.name!r} defines tools twice: {', '.join(duplicates)}")
+
+    @cached_property
+    def tools_by_name(self) -> dict[str, Tool]:
+        return {t.name: t for t in self.tools}
+
+    @cached_property
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        """The schemas of all tools, as sent to the model."""
+        return [t.schema for t in self.tools]
+
+    def run_tool(self, db: EpisodeDB, name: str, arguments: dict[str, Any]) -> str:
+        """Run tool ``name``; unknown tools give an error observation, never an exception."""
+        found = self.tools_by_name.get(name)
+        if found is None:
+            return f"{ERROR_PREFIX}unknown tool {name!r}. Available tools: " + ", ".join(
+                self.tools_by_name
+            )
+        return found.invoke(db, arguments)
+
+
+class UpstreamFormat(Protocol):
+    """Conversion between a domain's tables and the upstream tau-trait data shape.
+
+    The upstream shape is the dict of collections that upstream's ``load_data`` returns
+    (e.g. ``{"patients": {...}, "appointments": {...}}``).
+    """
+
+    def read_data(self, folder: Path) -> dict[str, Any]:
+        """Read the upstream JSON files of ``folder`` (upstream's ``data/`` directory)."""
+        ...
+
+    def to_rows(self, data: dict[str, Any]) -> Iterable[SQLModel]:
+        """Rows for the domain's tables from upstream data."""
+        ...
+
+    def export(self, db: EpisodeDB) -> dict[str, Any]:
+        """The episode database in the upstream shape (key order as upstream writes it)."""
+        ...

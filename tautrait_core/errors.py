@@ -1,0 +1,61 @@
+"""Typed errors raised by the library.
+
+Each error's message says what was wrong and how to fix it; the CLI turns them into
+``click.ClickException`` at its boundary and nowhere else.
+"""
+
+from __future__ import annotations
+
+
+class TautraitError(Exception):
+    """Base class of every error the library raises on purpose."""
+
+
+class PluginError(TautraitError):
+    """A plugin registered something invalid (for example a name used twice)."""
+
+
+class UnknownNameError(TautraitError):
+    """A domain, agent, user simulator, trait backend or task set name is not registered."""
+
+    def __init__(self, kind: str, name: str, known: list[str], hint: str = "") -> None:
+        choices = ", ".join(sorted(known)) if known else "none installed"
+        message = f"unknown {kind} {name!r} (available: {choices})"
+        if hint:
+            message += f". {hint}"
+        super().__init__(message)
+        self.kind = kind
+        self.name = name
+        self.known = known
+
+
+class TraitError(TautraitError):
+    """A trait mix names an unknown trait or an invalid intensity."""
+
+
+class ConfigError(TautraitError):
+    """A run configuration is inconsistent or incomplete."""
+
+
+class TaskSetError(TautraitError):
+    """A task set could not be loaded or parsed."""
+
+
+class UpstreamImportError(TautraitError):
+    """An upstream checkout (tau-trait / tau-bench) could not be imported."""
+
+
+class RunNotFoundError(TautraitError):
+    """A run id does not exist in the results database."""
+
+
+class ProviderError(TautraitError):
+    """A model provider kept failing after all retries (an infrastructure failure).
+
+    Episodes that end with this error are stored with outcome ``error``: they are
+    excluded from pass^k and re-run on ``--resume``.
+    """
+
+
+class ContextWindowError(TautraitError):
+    """The conversation no longer fits the model's context window (never retried)."""

@@ -1,0 +1,70 @@
+"""The plugin contract: pluggy markers and the hook specifications.
+
+A plugin is a module that an entry point in the ``tautrait`` group names. It implements any
+of these hooks with ``@hookimpl``. Every hook receives a ``register`` callback (or the CLI
+group) and is always called with keyword arguments, so a hook implementation may accept
+only the arguments it needs; new arguments can be added to a spec without breaking old
+plugins.
+
+This module is imported on every start of the CLI, so it imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    import click
+
+    from tautrait_core.domain import Domain
+
+PROJECT_NAME = "tautrait"
+
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+
+
+@hookspec
+def register_domains(register: Callable[[Domain], None]) -> None:
+    """Register domains (policy, tools, database schema and task sets).
+
+    :param register: call ``register(Domain(...))`` once per domain.
+    """
+
+
+@hookspec
+def register_agents(register: Callable[[type[Any]], None]) -> None:
+    """Register agent strategies.
+
+    :param register: call ``register(AgentClass)``; the class has a ``name`` attribute and
+        is constructed once per episode (see :class:`tautrait_core.agents.Agent`).
+    """
+
+
+@hookspec
+def register_user_simulators(register: Callable[[type[Any]], None]) -> None:
+    """Register user simulator strategies.
+
+    :param register: call ``register(UserClass)``; the class has a ``name`` attribute and is
+        constructed once per episode (see :class:`tautrait_core.users.UserSimulator`).
+    """
+
+
+@hookspec
+def register_trait_backends(register: Callable[[type[Any]], None]) -> None:
+    """Register trait backends: how a trait mix changes the simulated user's generation.
+
+    :param register: call ``register(BackendClass)``; the class has a ``name`` attribute
+        (see :class:`tautrait_core.traits.TraitBackend`).
+    """
+
+
+@hookspec
+def register_commands(cli: click.Group) -> None:
+    """Add commands to the ``tautrait`` command line.
+
+    :param cli: the root click group; call ``cli.add_command(...)`` or use ``@cli.command()``.
+    """

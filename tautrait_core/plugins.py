@@ -1,0 +1,277 @@
+"""Plugin discovery and the registries of domains, agents, users and trait backends.
+
+Built-in plugins (``DEFAULT_PLUGINS``) are registered exactly like third-party ones; the
+only difference is that their distribution is ``tautrait-core``. Third-party plugins are
+found through entry points in the ``tautrait`` group. ``TAUTRAIT_LOAD_PLUGINS=a,b`` loads
+only the named entry points (an empty value loads none); built-ins always load.
+
+A plugin that fails to import is reported (distribution, error, how to uninstall it) and
+skipped, so a broken plugin never takes the command line down with it. Registering a name
+twice is an error that names both distributions.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import importlib_metadata
+import pluggy
+
+from tautrait_core import hookspecs
+from tautrait_core.errors import PluginError, UnknownNameError
+
+DEFAULT_PLUGINS = (
+    "tautrait_core.default_plugins.agents",
+    "tautrait_core.default_plugins.users",
+    "tautrait_core.default_plugins.traits",
+)
+CORE_DISTRIBUTION = "tautrait-core"
+LOAD_PLUGINS_ENV = "TAUTRAIT_LOAD_PLUGINS"
+
+
+class PluginLoadWarning(UserWarning):
+    """A plugin could not be imported and was skipped."""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Which plugin (and which installed distribution) supplied a registered part."""
+
+    plugin: str
+    distribution: str
+    version: str
+
+    def describe(self) -> str:
+        return f"{self.distribution} {self.version} (plugin {self.plugin!r})"
+
+
+@dataclass
+class PluginInfo:
+    """One loaded plugin and what it registered, for ``tautrait plugins``."""
+
+    name: str
+    distribution: str
+    version: str
+    builtin: bool
+    registers: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class LoadFailure:
+    """A plugin entry point that failed to import."""
+
+    name: str
+    distribution: str
+    version: str
+    error: str
+
+    def message(self) -> str:
+        return (
+            f"plugin {self.name!r} from distribution {self.distribution} {self.version} "
+            f"failed to import and was skipped: {self.error}. "
+            f"Fix or remove it with: pip uninstall {self.distribution}"
+        )
+
+
+# registry kind -> (hook name, attribute holding the registered part's name)
+REGISTRY_HOOKS = {
+    "domain": "register_domains",
+    "agent": "register_agents",
+    "user": "register_user_simulators",
+    "trait_backend": "register_trait_backends",
+}
+
+
+def _core_version() -> str:
+    try:
+        return importlib_metadata.version(CORE_DISTRIBUTION)
+    except importlib_metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+class PluginManager:
+    """Loads plugins once and keeps the registries they fill.
+
+    Registries are filled lazily, one kind at a time, so listing commands and
+    ``tautrait --help`` never import a domain's heavy modules.
+    """
+
+    def __init__(self) -> None:
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+        self.pm.add_hookspecs(hookspecs)
+        self.provenance: dict[str, Provenance] = {}
+        self.load_failures: list[LoadFailure] = []
+        self._registries: dict[str, dict[str, tuple[Any, Provenance]]] = {}
+        self._loaded = False
+
+    # -- loading ---------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Register built-ins and installed entry points (idempotent)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        import importlib
+
+        version = _core_version()
+        for module_name in DEFAULT_PLUGINS:
+            module = importlib.import_module(module_name)
+            self.register(
+                module,
+                name=module_name,
+                provenance=Provenance(module_name, CORE_DISTRIBUTION, version),
+            )
+        self._load_entry_points()
+        self.pm.check_pending()
+
+    def _load_entry_points(self) -> None:
+        selected = os.environ.get(LOAD_PLUGINS_ENV)
+        wanted = None if selected is None else {n.strip() for n in selected.split(",") if n}
+        for entry_point in importlib_metadata.entry_points(group=hookspecs.PROJECT_NAME):
+            if wanted is not None and entry_point.name not in wanted:
+                continue
+            if self.pm.get_plugin(entry_point.name) is not None:
+                continue
+            dist = entry_point.dist
+            dist_name = dist.metadata["Name"] if dist is not None else "unknown-distribution"
+            version = dist.version if dist is not None else "?"
+            try:
+                module = entry_point.load()
+            except Exception as exc:  # a broken plugin must not break the CLI
+                failure = LoadFailure(
+                    entry_point.name, dist_name, version, f"{type(exc).__name__}: {exc}"
+                )
+                self.load_failures.append(failure)
+                warnings.warn(failure.message(), PluginLoadWarning, stacklevel=2)
+                continue
+            self.register(
+                module,
+                name=entry_point.name,
+                provenance=Provenance(entry_point.name, dist_name, version),
+            )
+
+    def register(self, plugin: object, name: str, provenance: Provenance | None = None) -> None:
+        """Register a plugin object (module or class with ``@hookimpl`` functions).
+
+        Tests use this to add a plugin in-process; ``unregister`` removes it again.
+        """
+        self.pm.register(plugin, name=name)
+        self.provenance[name] = provenance or Provenance(name, "(in-process)", "")
+        self._registries.clear()
+
+    def unregister(self, name: str) -> None:
+        """Remove a plugin registered with :meth:`register`."""
+        self.pm.unregister(name=name)
+        self.provenance.pop(name, None)
+        self._registries.clear()
+
+    # -- registries ------------------------------------------------------------------
+
+    def _fill(self, kind: str) -> dict[str, tuple[Any, Provenance]]:
+        self.load()
+        if kind in self._registries:
+            return self._registries[kind]
+        registry: dict[str, tuple[Any, Provenance]] = {}
+        hook = getattr(self.pm.hook, REGISTRY_HOOKS[kind])
+        # Call each implementation on its own so every part is attributed to its plugin.
+        for impl in reversed(hook.get_hookimpls()):
+            source = self.provenance.get(impl.plugin_name) or Provenance(impl.plugin_name, "?", "")
+
+            def register(part: Any, _source: Provenance = source) -> None:
+                part_name = getattr(part, "name", None)
+                if not isinstance(part_name, str) or not part_name:
+                    raise PluginError(f"{_source.describe()} registered a {kind} without a name")
+                if part_name in registry:
+                    first = registry[part_name][1]
+                    raise PluginError(
+                        f"{kind} {part_name!r} is registered twice: by {first.describe()} "
+                        f"and by {_source.describe()}. Uninstall one of them "
+                        f"(pip uninstall {_source.distribution}) or choose which to load "
+                        f"with {LOAD_PLUGINS_ENV}."
+                    )
+                registry[part_name] = (part, _source)
+
+            kwargs = {"register": register}
+            impl.function(*[kwargs[arg] for arg in impl.argnames])
+        self._registries[kind] = registry
+        return registry
+
+    def names(self, kind: str) -> list[str]:
+        """Sorted names registered for ``kind`` (domain, agent, user, trait_backend)."""
+        return sorted(self._fill(kind))
+
+    def get(self, kind: str, name: str, hint: str = "") -> Any:
+        """The part registered under ``name``, or :class:`UnknownNameError`."""
+        registry = self._fill(kind)
+        if name not in registry:
+            raise UnknownNameError(kind.replace("_", " "), name, list(registry), hint)
+        return registry[name][0]
+
+    def source(self, kind: str, name: str) -> Provenance:
+        """Which distribution registered ``name``."""
+        self.get(kind, name)
+        return self._registries[kind][name][1]
+
+    def add_commands(self, cli: Any) -> None:
+        """Let plugins add commands to the root click group."""
+        self.load()
+        self.pm.hook.register_commands(cli=cli)
+
+    def plugin_infos(self) -> list[PluginInfo]:
+        """Every loaded plugin with its distribution and the names it registered."""
+        self.load()
+        infos: dict[str, PluginInfo] = {}
+        for name, _plugin in self.pm.list_name_plugin():
+            source = self.provenance.get(name) or Provenance(name, "?", "")
+            infos[name] = PluginInfo(
+                name=name,
+                distribution=source.distribution,
+                version=source.version,
+                builtin=name in DEFAULT_PLUGINS,
+            )
+        for kind in REGISTRY_HOOKS:
+            for part_name, (_part, source) in self._fill(kind).items():
+                plugin = infos.get(source.plugin)
+                if plugin is not None:
+                    plugin.registers.setdefault(kind, []).append(part_name)
+        for command_plugin in self._command_plugins():
+            infos[command_plugin].registers.setdefault("commands", ["(cli commands)"])
+        return sorted(infos.values(), key=lambda info: (not info.builtin, info.name))
+
+    def _command_plugins(self) -> Iterable[str]:
+        return [impl.plugin_name for impl in self.pm.hook.register_commands.get_hookimpls()]
+
+    def run_plugin_set(self) -> dict[str, str]:
+        """``{distribution: version}`` of every loaded plugin, recorded with each run."""
+        self.load()
+        return {
+            source.distribution: source.version
+            for source in self.provenance.values()
+            if source.distribution
+        }
+
+
+_manager: PluginManager | None = None
+
+
+def get_plugin_manager() -> PluginManager:
+    """The process-wide plugin manager (created on first use)."""
+    global _manager
+    if _manager is None:
+        _manager = PluginManager()
+    return _manager
+
+
+def reset_plugin_manager() -> None:
+    """Forget the process-wide manager (tests use this after changing the environment)."""
+    global _manager
+    _manager = None
+
+
+def lookup(kind: str, name: str, hint: str = "") -> Any:
+    """Shortcut for ``get_plugin_manager().get(kind, name)``."""
+    return get_plugin_manager().get(kind, name, hint)
