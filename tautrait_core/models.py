@@ -206,6 +206,7 @@ class Termination(StrEnum):
     TERMINATING_TOOL = "terminating_tool"
     MAX_STEPS = "max_steps"
     AGENT_ERROR = "agent_error"
+    USER_ERROR = "user_error"
     CONTEXT_WINDOW = "context_window"
     PROVIDER_ERROR = "provider_error"
 
@@ -301,19 +302,24 @@ class RunConfig(BaseModel):
         None, validation_alias=AliasChoices("agent_provider", "model_provider")
     )
     agent_api_base: str | None = None
-    user: str = Field("llm", validation_alias=AliasChoices("user", "user_strategy"))
+    user: str | None = Field(None, validation_alias=AliasChoices("user", "user_strategy"))
+    """``None``: ``scripted`` for agents that need no model (oracle), else ``llm``."""
     user_model: str | None = "gpt-4o"
     user_provider: str | None = Field(
         None, validation_alias=AliasChoices("user_provider", "user_model_provider")
     )
-    user_api_base: str | None = Field(
-        None, validation_alias=AliasChoices("user_api_base", "endpoint")
+    user_api_base: str | None = None
+    steer_endpoint: str | None = Field(
+        None, validation_alias=AliasChoices("steer_endpoint", "endpoint")
     )
+    """URL of a steer service (upstream ``--endpoint``), used by the ``steer`` trait backend."""
     trait_backend: str = "prompt"
     traits: TraitMix = Field(
         default_factory=TraitMix, validation_alias=AliasChoices("traits", "trait_dict")
     )
     temperature: float = 0.0
+    user_temperature: float | None = None
+    """``None`` leaves the provider's default, as upstream's user simulator does."""
     num_trials: int = Field(1, ge=1)
     task_ids: list[int] | None = None
     start: int = Field(0, ge=0, validation_alias=AliasChoices("start", "start_index"))
@@ -325,6 +331,8 @@ class RunConfig(BaseModel):
     )
     max_steps: int = Field(30, ge=1)
     max_retries: int = Field(4, ge=0)
+    retry_base_s: float = Field(1.0, ge=0)
+    timeout_s: float = Field(120.0, gt=0)
     few_shot_file: str | None = Field(
         None, validation_alias=AliasChoices("few_shot_file", "few_shot_displays_path")
     )
@@ -343,6 +351,21 @@ class RunConfig(BaseModel):
             return TraitMix.parse(value)
         return TraitMix.from_trait_dict(value or {})
 
+    @model_validator(mode="before")
+    @classmethod
+    def _upstream_steer_provider(cls, data: Any) -> Any:
+        # upstream selects steering with --user-model-provider steer (or steer_rephraser)
+        if isinstance(data, dict):
+            provider = data.get("user_provider", data.get("user_model_provider"))
+            if isinstance(provider, str) and provider.startswith("steer"):
+                data = {
+                    k: v
+                    for k, v in data.items()
+                    if k not in ("user_provider", "user_model_provider")
+                }
+                data.setdefault("trait_backend", "steer")
+        return data
+
     @field_validator("shuffle", mode="before")
     @classmethod
     def _shuffle(cls, value: object) -> bool:
@@ -357,7 +380,17 @@ class RunConfig(BaseModel):
     def settings(self) -> dict[str, Any]:
         """The settings that make two runs comparable (everything but bookkeeping)."""
         data = self.model_dump(
-            exclude={"results_db", "resume", "run_name", "export_path", "log_dir", "concurrency"}
+            exclude={
+                "results_db",
+                "resume",
+                "run_name",
+                "export_path",
+                "log_dir",
+                "concurrency",
+                "max_retries",
+                "retry_base_s",
+                "timeout_s",
+            }
         )
         data["traits"] = self.traits.as_words()
         return data

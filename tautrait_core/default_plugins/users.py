@@ -1,0 +1,19 @@
+"""Built-in user simulators, registered through the same hook as third-party plugins.
+
+The classes live in :mod:`.builtin_users`, imported only when the registry is needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tautrait_core.hookspecs import hookimpl
+
+
+@hookimpl
+def register_user_simulators(register: Callable[[type[Any]], None]) -> None:
+    from tautrait_core.default_plugins.builtin_users import LLMUser, ScriptedUser
+
+    register(ScriptedUser)
+    register(LLMUser)

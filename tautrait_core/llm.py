@@ -1,0 +1,191 @@
+"""Model calls through litellm: the only module that imports litellm, and only when used.
+
+:func:`complete` sends one chat completion and returns the assistant message with its
+token usage and cost. Rate limits, timeouts, connection errors and 5xx answers are retried
+with exponential backoff and jitter (a provider's ``Retry-After`` is honoured); when the
+retries are spent it raises :class:`ProviderError`, which the runner records as an
+infrastructure error. A context-window overflow is never retried: it raises
+:class:`ContextWindowError` at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from tautrait_core.errors import ContextWindowError, ProviderError
+from tautrait_core.models import Message, ToolCall, Usage
+
+RETRYABLE = (
+    "RateLimitError",
+    "Timeout",
+    "APIConnectionError",
+    "InternalServerError",
+    "ServiceUnavailableError",
+    "BadGatewayError",
+)
+MAX_BACKOFF_S = 60.0
+LOCAL_KEY = "sk-local-no-key"
+"""Sent to OpenAI-compatible local servers (vLLM, Ollama, llama.cpp) that need no key."""
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """Which model to call and how.
+
+    Attributes:
+        model: litellm model name (``gpt-4o``, ``anthropic/claude-...``, ``openai/local``).
+        provider: litellm provider (``custom_llm_provider``), when not part of ``model``.
+        api_base: Base URL of an OpenAI-compatible server (local models, tests).
+        temperature: Sampling temperature (``None``: the provider's default).
+        max_retries: Retries after the first attempt for retryable failures.
+        retry_base_s: First backoff delay; doubles on each retry (plus jitter).
+        timeout_s: Per-request timeout.
+    """
+
+    model: str
+    provider: str | None = None
+    api_base: str | None = None
+    temperature: float | None = 0.0
+    max_retries: int = 4
+    retry_base_s: float = 1.0
+    timeout_s: float = 120.0
+
+
+@dataclass
+class Completion:
+    """An assistant message with its usage."""
+
+    message: Message
+    usage: Usage
+    finish_reason: str | None = None
+
+
+_litellm: Any = None
+
+
+def _load_litellm() -> Any:
+    global _litellm
+    if _litellm is None:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        import litellm
+
+        litellm.suppress_debug_info = True
+        litellm.drop_params = True
+        _litellm = litellm
+    return _litellm
+
+
+def _request_arguments(spec: ModelSpec) -> dict[str, Any]:
+    arguments: dict[str, Any] = {
+        "model": spec.model,
+        "timeout": spec.timeout_s,
+        "num_retries": 0,
+        "max_retries": 0,
+    }
+    if spec.temperature is not None:
+        arguments["temperature"] = spec.temperature
+    provider = spec.provider
+    if spec.api_base:
+        arguments["api_base"] = spec.api_base
+        if provider is None and "/" not in spec.model:
+            provider = "openai"
+        if (
+            provider in (None, "openai") or spec.model.startswith("openai/")
+        ) and not os.environ.get("OPENAI_API_KEY"):
+            arguments["api_key"] = LOCAL_KEY
+    if provider:
+        arguments["custom_llm_provider"] = provider
+    return arguments
+
+
+def retry_delay(attempt: int, base_s: float, retry_after: float | None) -> float:
+    """Seconds to wait before retry number ``attempt`` (0-based)."""
+    if retry_after is not None and retry_after >= 0:
+        return min(retry_after, MAX_BACKOFF_S * 2)
+    backoff = min(base_s * (2**attempt), MAX_BACKOFF_S)
+    return backoff + random.uniform(0, backoff / 2)
+
+
+def _retry_after(error: Exception) -> float | None:
+    headers = getattr(error, "litellm_response_headers", None)
+    response = getattr(error, "response", None)
+    if headers is None and response is not None:
+        headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    value = dict(headers).get("retry-after") or dict(headers).get("Retry-After")
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _is_retryable(error: Exception) -> bool:
+    names = {cls.__name__ for cls in type(error).__mro__}
+    if names & set(RETRYABLE):
+        return True
+    status = getattr(error, "status_code", None)
+    return isinstance(status, int) and status >= 500
+
+
+async def complete(
+    spec: ModelSpec, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
+) -> Completion:
+    """One chat completion, retried on transient failures.
+
+    Raises:
+        ContextWindowError: the messages do not fit the model (not retried).
+        ProviderError: the provider kept failing, or refused the request.
+    """
+    litellm = _load_litellm()
+    arguments = _request_arguments(spec)
+    if tools:
+        arguments["tools"] = tools
+    attempt = 0
+    while True:
+        try:
+            response = await litellm.acompletion(messages=messages, **arguments)
+            break
+        except Exception as error:
+            name = type(error).__name__
+            if name == "ContextWindowExceededError":
+                raise ContextWindowError(f"{spec.model}: {error}") from error
+            if not _is_retryable(error):
+                raise ProviderError(f"{spec.model}: {name}: {error}") from error
+            if attempt >= spec.max_retries:
+                raise ProviderError(
+                    f"{spec.model}: {name} after {attempt + 1} attempts: {error}"
+                ) from error
+            await asyncio.sleep(retry_delay(attempt, spec.retry_base_s, _retry_after(error)))
+            attempt += 1
+    return _completion(litellm, response)
+
+
+def _completion(litellm: Any, response: Any) -> Completion:
+    choice = response.choices[0]
+    raw = choice.message
+    tool_calls = [
+        ToolCall(
+            id=call.id or f"call_{index}",
+            name=call.function.name or "",
+            arguments=call.function.arguments or "",
+        )
+        for index, call in enumerate(getattr(raw, "tool_calls", None) or [])
+    ]
+    message = Message(role="assistant", content=raw.content, tool_calls=tool_calls or None)
+    usage_info = getattr(response, "usage", None)
+    try:
+        cost: float | None = float(litellm.completion_cost(completion_response=response))
+    except Exception:  # the model has no known price
+        cost = None
+    usage = Usage(
+        calls=1,
+        prompt_tokens=getattr(usage_info, "prompt_tokens", 0) or 0,
+        completion_tokens=getattr(usage_info, "completion_tokens", 0) or 0,
+        cost=cost,
+    )
+    return Completion(message=message, usage=usage, finish_reason=choice.finish_reason)

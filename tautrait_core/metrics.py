@@ -1,0 +1,94 @@
+"""Run metrics: average reward and pass^k (tau-bench's pass-hat-k).
+
+``pass^k = mean over tasks of C(c, k) / C(n, k)``, where a task has ``n`` scored trials
+of which ``c`` succeeded. Episodes with outcome ``error`` (infrastructure failures) are not
+scored: they are counted separately and left out of both the average and pass^k. When
+errors leave a task with fewer than ``k`` scored trials, that task is left out of pass^k
+for that ``k`` and the number of tasks counted is reported with it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from math import comb
+
+from pydantic import BaseModel
+
+from tautrait_core.models import EpisodeResult, Outcome, Usage
+
+SUCCESS_TOLERANCE = 1e-6
+
+
+def is_success(reward: float) -> bool:
+    """Whether a reward counts as a success (1 within floating-point tolerance)."""
+    return abs(reward - 1.0) <= SUCCESS_TOLERANCE
+
+
+class PassHatK(BaseModel):
+    """pass^k for one k, and how many tasks it averages over."""
+
+    k: int
+    value: float
+    tasks: int
+
+
+class RunMetrics(BaseModel):
+    """What ``tautrait report`` shows for a run."""
+
+    episodes: int
+    scored: int
+    errors: int
+    tasks: int
+    average_reward: float | None
+    pass_hat_k: list[PassHatK]
+    cost: float | None
+    """Dollars for both sides; ``None`` when some call had no known price."""
+    agent_usage: Usage
+    user_usage: Usage
+
+
+def task_counts(results: Iterable[EpisodeResult]) -> dict[int, tuple[int, int]]:
+    """``{task_id: (successes, scored trials)}`` over the non-error episodes."""
+    counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for result in results:
+        if result.outcome is Outcome.ERROR:
+            continue
+        entry = counts[result.task_id]
+        entry[0] += is_success(result.reward)
+        entry[1] += 1
+    return {task: (c, n) for task, (c, n) in counts.items()}
+
+
+def pass_hat_k(counts: dict[int, tuple[int, int]], k: int) -> PassHatK:
+    """pass^k over the tasks that have at least ``k`` scored trials."""
+    eligible = [(c, n) for c, n in counts.values() if n >= k]
+    if not eligible:
+        return PassHatK(k=k, value=0.0, tasks=0)
+    value = sum(comb(c, k) / comb(n, k) for c, n in eligible) / len(eligible)
+    return PassHatK(k=k, value=value, tasks=len(eligible))
+
+
+def summarize(results: list[EpisodeResult], max_k: int | None = None) -> RunMetrics:
+    """Metrics of a list of episodes; pass^k for k = 1..max_k (default: most trials)."""
+    scored = [r for r in results if r.outcome is not Outcome.ERROR]
+    counts = task_counts(results)
+    top_k = max_k if max_k is not None else max((n for _, n in counts.values()), default=0)
+    agent_usage, user_usage = Usage(), Usage()
+    for result in results:
+        agent_usage.add(result.agent_usage)
+        user_usage.add(result.user_usage)
+    total = Usage()
+    total.add(agent_usage)
+    total.add(user_usage)
+    return RunMetrics(
+        episodes=len(results),
+        scored=len(scored),
+        errors=len(results) - len(scored),
+        tasks=len({r.task_id for r in results}),
+        average_reward=sum(r.reward for r in scored) / len(scored) if scored else None,
+        pass_hat_k=[pass_hat_k(counts, k) for k in range(1, top_k + 1)],
+        cost=total.cost,
+        agent_usage=agent_usage,
+        user_usage=user_usage,
+    )

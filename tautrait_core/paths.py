@@ -1,0 +1,35 @@
+"""Where tautrait keeps its files: the results database and imported upstream task sets.
+
+Everything lives under the user data directory (``~/.local/share/tautrait`` on Linux),
+or under ``$TAUTRAIT_HOME`` when that is set.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+HOME_ENV = "TAUTRAIT_HOME"
+
+
+def data_dir() -> Path:
+    """The directory holding tautrait's data (created on first use)."""
+    configured = os.environ.get(HOME_ENV)
+    if configured:
+        path = Path(configured).expanduser()
+    else:
+        import platformdirs
+
+        path = Path(platformdirs.user_data_dir("tautrait", appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def default_results_db() -> Path:
+    """The results database used when ``--results-db`` is not given."""
+    return data_dir() / "results.db"
+
+
+def imports_dir(source: str) -> Path:
+    """Where task sets imported from ``source`` (e.g. ``tau-trait``) are kept."""
+    return data_dir() / "imports" / source

@@ -1,0 +1,253 @@
+"""Running many episodes: task selection, trials, asyncio concurrency, resume, storage.
+
+:func:`execute` runs a configuration to the end and returns a :class:`RunReport`;
+:func:`run` is the upstream-compatible entry point (``run(RunConfig(...))`` returning the
+list of episode results). Every finished episode is stored at once; ``resume`` continues a
+stored run, skipping (task, trial) pairs that finished and re-running those that ended in an
+infrastructure error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import random
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from tautrait_core.domain import Domain, TaskSet
+from tautrait_core.episode_context import EpisodeContext
+from tautrait_core.errors import ConfigError
+from tautrait_core.metrics import RunMetrics, summarize
+from tautrait_core.models import EpisodeResult, Outcome, RunConfig, Termination
+from tautrait_core.orchestrator import run_episode
+from tautrait_core.paths import default_results_db
+from tautrait_core.plugins import get_plugin_manager
+from tautrait_core.state import StateTemplate, get_template
+from tautrait_core.store import ResultStore, RunRecord
+from tautrait_core.task_sets import resolve_task_set
+
+
+class RunProgress(Protocol):
+    """Receives progress events (the CLI shows a progress bar; the library prints nothing)."""
+
+    def started(self, run: RunRecord, total: int, already_done: int) -> None: ...
+
+    def episode_finished(self, result: EpisodeResult) -> None: ...
+
+
+@dataclass
+class RunReport:
+    """The outcome of :func:`execute`."""
+
+    run: RunRecord
+    results_db: Path
+    results: list[EpisodeResult]
+    """Every stored episode of the run, including those finished before a resume."""
+    metrics: RunMetrics
+    skipped: int
+    """Pairs already finished before this invocation (resume)."""
+
+
+@dataclass
+class PreparedRun:
+    """A configuration resolved against the installed plugins, ready to run."""
+
+    config: RunConfig
+    domain: Domain
+    task_set: TaskSet
+    task_ids: list[int]
+    agent_class: type
+    user_class: type
+    trait_backend_class: type
+
+
+def prepare(config: RunConfig) -> PreparedRun:
+    """Resolve names, load the task set and check the configuration before anything runs."""
+    manager = get_plugin_manager()
+    domain = manager.get(
+        "domain", config.domain, "Install a domain plugin, e.g. pip install tautrait-telehealth"
+    )
+    agent_class = manager.get("agent", config.agent)
+    if config.user is None:
+        config = config.model_copy(
+            update={"user": "llm" if agent_class.needs_model else "scripted"}
+        )
+    user_class = manager.get("user", config.user)
+    backend_class = manager.get("trait_backend", config.trait_backend)
+    if agent_class.needs_model and not config.agent_model:
+        raise ConfigError(
+            f"agent {config.agent!r} calls a model: pass --agent-model (e.g. gpt-4o), "
+            "or use --agent oracle for an offline dry run"
+        )
+    if user_class.needs_model and not config.user_model:
+        raise ConfigError(
+            f"user simulator {config.user!r} calls a model: pass --user-model, "
+            "or use --user scripted for an offline dry run"
+        )
+    task_set = resolve_task_set(domain, config.task_set)
+    total = len(task_set.tasks)
+    if config.task_ids:
+        bad = [i for i in config.task_ids if not 0 <= i < total]
+        if bad:
+            raise ConfigError(
+                f"task ids {bad} are out of range: task set {task_set.name!r} of domain "
+                f"{domain.name!r} has tasks 0..{total - 1}"
+            )
+        task_ids = list(dict.fromkeys(config.task_ids))
+    else:
+        end = total if config.end == -1 else min(config.end, total)
+        if config.start >= end:
+            raise ConfigError(
+                f"no tasks selected: --start {config.start} --end {config.end} on a task set "
+                f"of {total} tasks"
+            )
+        task_ids = list(range(config.start, end))
+    return PreparedRun(config, domain, task_set, task_ids, agent_class, user_class, backend_class)
+
+
+def episode_seed(seed: int, task_id: int, trial: int) -> int:
+    """A per-episode seed derived from the run seed."""
+    return random.Random(f"{seed}:{task_id}:{trial}").getrandbits(31)
+
+
+def schedule(prepared: PreparedRun) -> list[tuple[int, int]]:
+    """The (task_id, trial) pairs in run order (shuffled per trial with ``--shuffle``)."""
+    config = prepared.config
+    rng = random.Random(config.seed)
+    pairs = []
+    for trial in range(config.num_trials):
+        ids = list(prepared.task_ids)
+        if config.shuffle:
+            rng.shuffle(ids)
+        pairs.extend((task_id, trial) for task_id in ids)
+    return pairs
+
+
+def template_for(prepared: PreparedRun) -> StateTemplate:
+    """The database template the run's tasks use (built once per process)."""
+    domain, task_set = prepared.domain, prepared.task_set
+    loader = task_set.load_rows or domain.seed_data
+    return get_template(domain.name, task_set.data_id or "builtin", domain.tables, loader)
+
+
+async def _run_one(
+    prepared: PreparedRun, template: StateTemplate, task_id: int, trial: int
+) -> EpisodeResult:
+    config = prepared.config
+    context = EpisodeContext(
+        domain=prepared.domain,
+        task=prepared.task_set.tasks[task_id],
+        task_id=task_id,
+        trial=trial,
+        config=config,
+        seed=episode_seed(config.seed, task_id, trial),
+    )
+    try:
+        agent = prepared.agent_class(context)
+        user = prepared.user_class(context, prepared.trait_backend_class(context))
+        return await run_episode(context, template, agent, user, dt.date.today())
+    except Exception as exc:  # a bug outside the conversation: keep the run going
+        return EpisodeResult(
+            task_id=task_id,
+            trial=trial,
+            outcome=Outcome.ERROR,
+            reward=0.0,
+            termination=Termination.AGENT_ERROR,
+            error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}",
+        )
+
+
+async def execute_async(config: RunConfig, progress: RunProgress | None = None) -> RunReport:
+    """Run (or resume) a configuration to the end; see the module docstring."""
+    store = ResultStore(config.results_db or default_results_db())
+    if config.resume:
+        record = store.get_run(config.resume)
+        stored = record.run_config()
+        config = stored.model_copy(
+            update={
+                "concurrency": config.concurrency,
+                "results_db": config.results_db,
+                "max_retries": config.max_retries,
+                "retry_base_s": config.retry_base_s,
+                "timeout_s": config.timeout_s,
+                "resume": record.id,
+            }
+        )
+        prepared = prepare(config)
+        prepared.task_ids = list(record.task_ids)
+    else:
+        prepared = prepare(config)
+        config = prepared.config
+        record = store.create_run(
+            config,
+            prepared.task_set.name,
+            prepared.task_ids,
+            get_plugin_manager().run_plugin_set(),
+        )
+    template = template_for(prepared)
+    done = store.finished_pairs(record.id)
+    pending = [pair for pair in schedule(prepared) if pair not in done]
+    if progress is not None:
+        progress.started(record, len(pending) + len(done), len(done))
+    store.set_status(record.id, "running")
+
+    queue: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
+    for pair in pending:
+        queue.put_nowait(pair)
+
+    async def worker() -> None:
+        while True:
+            try:
+                task_id, trial = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            result = await _run_one(prepared, template, task_id, trial)
+            store.save_episode(record.id, result)
+            if progress is not None:
+                progress.episode_finished(result)
+
+    workers = [
+        asyncio.create_task(worker()) for _ in range(min(config.concurrency, len(pending)) or 1)
+    ]
+    try:
+        await asyncio.gather(*workers)
+    except BaseException:
+        for task in workers:
+            task.cancel()
+        store.set_status(record.id, "interrupted")
+        raise
+    store.set_status(record.id, "finished")
+    results = store.episodes(record.id)
+    record = store.get_run(record.id)
+    return RunReport(
+        run=record,
+        results_db=store.path,
+        results=results,
+        metrics=summarize(results, max_k=config.num_trials),
+        skipped=len(done),
+    )
+
+
+def execute(config: RunConfig, progress: RunProgress | None = None) -> RunReport:
+    """Synchronous wrapper of :func:`execute_async`."""
+    return asyncio.run(execute_async(config, progress))
+
+
+def run(config: RunConfig | dict[str, Any]) -> list[EpisodeResult]:
+    """Upstream-compatible entry point: run ``config`` and return every episode result.
+
+    Accepts upstream ``RunConfig`` field names (``env``, ``model``, ``model_provider``,
+    ...). When ``result_fp`` or ``log_dir`` is set, the results are also written there in
+    upstream's result-list JSON.
+    """
+    if not isinstance(config, RunConfig):
+        config = RunConfig.model_validate(config)
+    report = execute(config)
+    if config.export_path or config.log_dir:
+        from tautrait_core.upstream.results import write_result_list
+
+        write_result_list(report, config)
+    return report.results

@@ -1,0 +1,324 @@
+"""The results database: runs and their episodes, in SQLite through SQLModel.
+
+Every finished episode is committed at once (WAL journal), so a run that is killed loses
+nothing it finished, and ``--resume`` skips what is stored. Episodes whose outcome is
+``error`` are replaced when they are re-run. The schema is created by ordered, named
+migrations recorded in ``_migrations`` (``m001_initial``, ...), applied on open.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import JSON, Column, UniqueConstraint, event, text
+from sqlmodel import Field, Session, SQLModel, create_engine, select
+
+from tautrait_core.errors import RunNotFoundError
+from tautrait_core.models import EpisodeResult, Message, Outcome, RewardInfo, RunConfig, Usage
+
+
+class RunRecord(SQLModel, table=True):
+    """A run: its configuration, the plugins it ran with, and its status."""
+
+    __tablename__ = "runs"
+
+    id: str = Field(primary_key=True)
+    created_at: str
+    name: str | None = None
+    domain: str
+    task_set: str
+    agent: str
+    agent_model: str | None = None
+    user_strategy: str
+    user_model: str | None = None
+    traits: str
+    num_trials: int
+    task_ids: list[int] = Field(sa_column=Column(JSON, nullable=False))
+    config: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    plugins: dict[str, str] = Field(sa_column=Column(JSON, nullable=False))
+    status: str = "running"
+    finished_at: str | None = None
+
+    def run_config(self) -> RunConfig:
+        """The stored configuration as a :class:`RunConfig`."""
+        return RunConfig.model_validate(self.config)
+
+
+class EpisodeRecord(SQLModel, table=True):
+    """One finished episode of a run."""
+
+    __tablename__ = "episodes"
+    __table_args__ = (UniqueConstraint("run_id", "task_id", "trial"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="runs.id", index=True)
+    task_id: int
+    trial: int
+    outcome: str
+    reward: float
+    termination: str
+    reward_info: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    messages: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    error: str | None = None
+    agent_usage: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    user_usage: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    cost: float | None = None
+    steps: int
+    duration_s: float
+    finished_at: str
+
+    def to_result(self) -> EpisodeResult:
+        """The stored episode as an :class:`EpisodeResult`."""
+        return EpisodeResult(
+            task_id=self.task_id,
+            trial=self.trial,
+            outcome=Outcome(self.outcome),
+            reward=self.reward,
+            termination=self.termination,  # type: ignore[arg-type]
+            reward_info=RewardInfo.model_validate(self.reward_info) if self.reward_info else None,
+            messages=[Message.model_validate(m) for m in self.messages],
+            error=self.error,
+            agent_usage=Usage.model_validate(self.agent_usage),
+            user_usage=Usage.model_validate(self.user_usage),
+            steps=self.steps,
+            duration_s=self.duration_s,
+        )
+
+
+M001_INITIAL = (
+    """CREATE TABLE runs (
+        id VARCHAR NOT NULL PRIMARY KEY,
+        created_at VARCHAR NOT NULL,
+        name VARCHAR,
+        domain VARCHAR NOT NULL,
+        task_set VARCHAR NOT NULL,
+        agent VARCHAR NOT NULL,
+        agent_model VARCHAR,
+        user_strategy VARCHAR NOT NULL,
+        user_model VARCHAR,
+        traits VARCHAR NOT NULL,
+        num_trials INTEGER NOT NULL,
+        task_ids JSON NOT NULL,
+        config JSON NOT NULL,
+        plugins JSON NOT NULL,
+        status VARCHAR NOT NULL,
+        finished_at VARCHAR
+    )""",
+    """CREATE TABLE episodes (
+        id INTEGER NOT NULL PRIMARY KEY,
+        run_id VARCHAR NOT NULL REFERENCES runs (id),
+        task_id INTEGER NOT NULL,
+        trial INTEGER NOT NULL,
+        outcome VARCHAR NOT NULL,
+        reward FLOAT NOT NULL,
+        termination VARCHAR NOT NULL,
+        reward_info JSON,
+        messages JSON NOT NULL,
+        error VARCHAR,
+        agent_usage JSON NOT NULL,
+        user_usage JSON NOT NULL,
+        cost FLOAT,
+        steps INTEGER NOT NULL,
+        duration_s FLOAT NOT NULL,
+        finished_at VARCHAR NOT NULL,
+        UNIQUE (run_id, task_id, trial)
+    )""",
+    "CREATE INDEX ix_episodes_run_id ON episodes (run_id)",
+)
+
+
+MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)"
+MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [("m001_initial", M001_INITIAL)]
+"""Ordered schema migrations; never edit one that has shipped, add the next."""
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def new_run_id() -> str:
+    """A sortable, readable run id: ``20261122-153012-7f3a``."""
+    return dt.datetime.now().strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+
+
+def episode_cost(result: EpisodeResult) -> float | None:
+    """Dollars spent on both sides (``None`` when a price is unknown)."""
+    total = Usage()
+    total.add(result.agent_usage)
+    total.add(result.user_usage)
+    return total.cost
+
+
+class ResultStore:
+    """Runs and episodes in one SQLite file."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.engine = create_engine(f"sqlite:///{self.path}", connect_args={"timeout": 30})
+        event.listen(self.engine, "connect", _configure_connection)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with Session(self.engine) as session:
+            session.execute(text(MIGRATIONS_TABLE))
+            applied = {row[0] for row in session.execute(text("SELECT name FROM _migrations"))}
+            for name, statements in MIGRATIONS:
+                if name not in applied:
+                    for statement in statements:
+                        session.execute(text(statement))
+                    session.execute(
+                        text("INSERT INTO _migrations (name, applied_at) VALUES (:n, :t)"),
+                        {"n": name, "t": _now()},
+                    )
+            session.commit()
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session:
+            yield session
+
+    # -- runs ------------------------------------------------------------------------
+
+    def create_run(
+        self, config: RunConfig, task_set: str, task_ids: list[int], plugins: dict[str, str]
+    ) -> RunRecord:
+        """Record a new run and return it."""
+        record = RunRecord(
+            id=new_run_id(),
+            created_at=_now(),
+            name=config.run_name,
+            domain=config.domain,
+            task_set=task_set,
+            agent=config.agent,
+            agent_model=config.agent_model,
+            user_strategy=config.user,
+            user_model=config.user_model,
+            traits=config.traits.label(),
+            num_trials=config.num_trials,
+            task_ids=task_ids,
+            config=json.loads(config.model_dump_json()),
+            plugins=plugins,
+        )
+        with self.session() as session:
+            session.add(record)
+            session.commit()
+        return record
+
+    def get_run(self, run_id: str) -> RunRecord:
+        """The run ``run_id`` (a unique prefix is enough); ``latest`` is the newest run."""
+        with self.session() as session:
+            if run_id == "latest":
+                found = session.exec(select(RunRecord).order_by(RunRecord.id.desc())).first()  # type: ignore[union-attr]
+                if found is None:
+                    raise RunNotFoundError(f"no runs yet in {self.path}")
+                return found
+            exact = session.get(RunRecord, run_id)
+            if exact is not None:
+                return exact
+            matches = session.exec(select(RunRecord).where(RunRecord.id.startswith(run_id))).all()  # type: ignore[union-attr]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise RunNotFoundError(
+                f"run id {run_id!r} is ambiguous: {', '.join(m.id for m in matches[:5])}"
+            )
+        raise RunNotFoundError(
+            f"no run {run_id!r} in {self.path}. List runs with: tautrait runs list"
+        )
+
+    def list_runs(self) -> list[RunRecord]:
+        """All runs, newest first."""
+        with self.session() as session:
+            return list(session.exec(select(RunRecord).order_by(RunRecord.id.desc())).all())  # type: ignore[union-attr]
+
+    def set_status(self, run_id: str, status: str) -> None:
+        """Mark a run ``running``, ``finished``, ``interrupted`` or ``stopped``."""
+        with self.session() as session:
+            record = session.get(RunRecord, run_id)
+            if record is None:
+                raise RunNotFoundError(f"no run {run_id!r}")
+            record.status = status
+            record.finished_at = _now() if status != "running" else None
+            session.add(record)
+            session.commit()
+
+    # -- episodes --------------------------------------------------------------------
+
+    def save_episode(self, run_id: str, result: EpisodeResult) -> None:
+        """Store one finished episode (replacing an earlier ``error`` of the same pair)."""
+        record = EpisodeRecord(
+            run_id=run_id,
+            task_id=result.task_id,
+            trial=result.trial,
+            outcome=result.outcome.value,
+            reward=result.reward,
+            termination=result.termination.value,
+            reward_info=result.reward_info.model_dump() if result.reward_info else None,
+            messages=[m.model_dump(exclude_none=True) for m in result.messages],
+            error=result.error,
+            agent_usage=result.agent_usage.model_dump(),
+            user_usage=result.user_usage.model_dump(),
+            cost=episode_cost(result),
+            steps=result.steps,
+            duration_s=result.duration_s,
+            finished_at=_now(),
+        )
+        with self.session() as session:
+            existing = session.exec(
+                select(EpisodeRecord).where(
+                    EpisodeRecord.run_id == run_id,
+                    EpisodeRecord.task_id == result.task_id,
+                    EpisodeRecord.trial == result.trial,
+                )
+            ).first()
+            if existing is not None:
+                session.delete(existing)
+                session.flush()
+            session.add(record)
+            session.commit()
+
+    def finished_pairs(self, run_id: str) -> set[tuple[int, int]]:
+        """(task_id, trial) pairs that finished without an infrastructure error."""
+        with self.session() as session:
+            rows = session.exec(
+                select(EpisodeRecord.task_id, EpisodeRecord.trial).where(
+                    EpisodeRecord.run_id == run_id, EpisodeRecord.outcome != Outcome.ERROR.value
+                )
+            ).all()
+        return {(task_id, trial) for task_id, trial in rows}
+
+    def episodes(self, run_id: str) -> list[EpisodeResult]:
+        """All stored episodes of a run, ordered by trial then task."""
+        with self.session() as session:
+            records = session.exec(
+                select(EpisodeRecord)
+                .where(EpisodeRecord.run_id == run_id)
+                .order_by(EpisodeRecord.trial, EpisodeRecord.task_id)  # type: ignore[arg-type]
+            ).all()
+        return [record.to_result() for record in records]
+
+    def episode_counts(self, run_id: str) -> dict[str, int]:
+        """How many stored episodes of a run passed, failed and errored."""
+        with self.session() as session:
+            rows = session.exec(
+                select(EpisodeRecord.outcome).where(EpisodeRecord.run_id == run_id)
+            ).all()
+        counts = {outcome.value: 0 for outcome in Outcome}
+        for outcome in rows:
+            counts[outcome] = counts.get(outcome, 0) + 1
+        return counts
+
+
+def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,245 @@
+"""A scripted OpenAI-compatible chat-completions server on loopback, for tests and benchmarks.
+
+Tests point litellm at it (``api_base=server.base_url``, model ``openai/<anything>``), so the
+real client path runs: request building, HTTP, response parsing, retries, cost lookup.
+What the server answers is decided by a *responder* (a function of the request body) and
+by failures injected ahead of it (status codes with or without ``Retry-After``, slow
+answers that trip client timeouts, truncated bodies).
+
+    with ScriptedModelServer(lambda request: reply_text("hello")) as server:
+        litellm.completion(model="openai/x", api_base=server.base_url, api_key="k", ...)
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    """One scripted answer.
+
+    Attributes:
+        content: Assistant text (may be ``None`` with tool calls).
+        tool_calls: ``[(name, arguments)]``; arguments is a dict (sent as JSON) or a raw
+            string (sent as is, which is how malformed JSON is scripted).
+        finish_reason: ``stop``/``tool_calls`` by default; ``length`` for a cut-off answer.
+        prompt_tokens / completion_tokens: the usage reported.
+    """
+
+    content: str | None = None
+    tool_calls: list[tuple[str, dict[str, Any] | str]] = field(default_factory=list)
+    finish_reason: str | None = None
+    prompt_tokens: int = 10
+    completion_tokens: int = 5
+
+
+@dataclass
+class Failure:
+    """An injected failure, served instead of the responder's answer.
+
+    Attributes:
+        status: HTTP status to answer (e.g. 429, 500, 503).
+        retry_after: Seconds for a ``Retry-After`` header (``None``: no header).
+        delay_s: Sleep before answering (use more than the client timeout for a timeout).
+        truncated: Answer 200 with a body cut in the middle of its JSON.
+        body: An explicit error body (default: an OpenAI-style error object).
+    """
+
+    status: int = 500
+    retry_after: float | None = None
+    delay_s: float = 0.0
+    truncated: bool = False
+    body: dict[str, Any] | None = None
+
+
+def reply_text(content: str) -> Reply:
+    """A plain assistant message."""
+    return Reply(content=content)
+
+
+def reply_tool_call(
+    name: str, arguments: dict[str, Any] | str, content: str | None = None
+) -> Reply:
+    """An assistant message with one tool call."""
+    return Reply(content=content, tool_calls=[(name, arguments)])
+
+
+Responder = Callable[[dict[str, Any]], Reply | str]
+
+
+class ScriptedModelServer:
+    """An OpenAI-compatible server on ``127.0.0.1`` running in a background thread.
+
+    Args:
+        responder: Called with each request body (a dict); returns a :class:`Reply` or a
+            string (a plain text reply). Called from server threads, so keep it thread-safe.
+        latency_s: Seconds every answer waits before it is sent.
+    """
+
+    def __init__(self, responder: Responder | None = None, latency_s: float = 0.0) -> None:
+        self.responder: Responder = responder or (lambda request: reply_text("OK"))
+        self.latency_s = latency_s
+        self.requests: list[dict[str, Any]] = []
+        self._failures: deque[Failure] = deque()
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        """The ``api_base`` to give litellm (``http://127.0.0.1:PORT/v1``)."""
+        if self._httpd is None:
+            raise RuntimeError("server not started")
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def inject(self, *failures: Failure) -> None:
+        """Serve these failures, in order, to the next requests."""
+        with self._lock:
+            self._failures.extend(failures)
+
+    def start(self) -> ScriptedModelServer:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def do_GET(self) -> None:
+                if self.path.rstrip("/").endswith("/models"):
+                    self._send(
+                        200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]}
+                    )
+                else:
+                    self._send(404, {"error": {"message": "not found"}})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                try:
+                    request = json.loads(raw or b"{}")
+                except json.JSONDecodeError:
+                    self._send(400, {"error": {"message": "invalid JSON body"}})
+                    return
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send(404, {"error": {"message": f"no route {self.path}"}})
+                    return
+                with server._lock:
+                    server.requests.append(request)
+                    failure = server._failures.popleft() if server._failures else None
+                if failure is not None:
+                    self._fail(failure)
+                    return
+                if server.latency_s:
+                    time.sleep(server.latency_s)
+                try:
+                    answer = server.responder(request)
+                except Exception as exc:  # a broken script shows up as a 500 with its text
+                    self._send(500, {"error": {"message": f"responder failed: {exc!r}"}})
+                    return
+                reply = reply_text(answer) if isinstance(answer, str) else answer
+                self._send(200, server._completion(request, reply))
+
+            def _fail(self, failure: Failure) -> None:
+                if failure.delay_s:
+                    time.sleep(failure.delay_s)
+                if failure.truncated:
+                    body = json.dumps(server._completion({}, reply_text("cut"))).encode()
+                    body = body[: len(body) // 2]
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                headers = {}
+                if failure.retry_after is not None:
+                    headers["Retry-After"] = f"{failure.retry_after:g}"
+                body = failure.body or {
+                    "error": {
+                        "message": f"injected failure {failure.status}",
+                        "type": "rate_limit_error" if failure.status == 429 else "server_error",
+                        "code": failure.status,
+                    }
+                }
+                self._send(failure.status, body, headers)
+
+            def _send(
+                self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+            ) -> None:
+                data = json.dumps(body).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for name, value in (headers or {}).items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (e.g. its timeout fired)
+
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        httpd.daemon_threads = True
+        httpd.request_queue_size = 1024
+        self._httpd = httpd
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, name="scripted-model-server", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Shut the server down."""
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> ScriptedModelServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def _completion(self, request: dict[str, Any], reply: Reply) -> dict[str, Any]:
+        number = next(self._ids)
+        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+        if reply.tool_calls:
+            message["tool_calls"] = [
+                {
+                    "id": f"call_{number}_{index}",
+                    "type": "function",
+                    "function": {
+                        "name": name,
+                        "arguments": arguments
+                        if isinstance(arguments, str)
+                        else json.dumps(arguments),
+                    },
+                }
+                for index, (name, arguments) in enumerate(reply.tool_calls)
+            ]
+        finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
+        return {
+            "id": f"chatcmpl-scripted-{number}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.get("model", "scripted"),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {
+                "prompt_tokens": reply.prompt_tokens,
+                "completion_tokens": reply.completion_tokens,
+                "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+            },
+        }

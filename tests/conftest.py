@@ -1,0 +1,44 @@
+"""Shared fixtures: an isolated data directory and the toy library domain plugin."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+
+PEERS = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "tau-trait"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own TAUTRAIT_HOME (results database, imports)."""
+    home = tmp_path / "tautrait-home"
+    monkeypatch.setenv("TAUTRAIT_HOME", str(home))
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    return home
+
+
+@pytest.fixture
+def toy_plugin() -> Iterator[object]:
+    """The toy library domain registered in-process (removed afterwards)."""
+    from tests.plugins import toy_library
+
+    reset_plugin_manager()
+    manager = get_plugin_manager()
+    manager.register(toy_library, name="toy_library")
+    try:
+        yield toy_library
+    finally:
+        manager.unregister("toy_library")
+        reset_plugin_manager()
+
+
+@pytest.fixture
+def peers() -> Path:
+    """The upstream tau-trait reference material beside the checkout (skip if absent)."""
+    if not PEERS.is_dir():
+        pytest.skip(f"upstream reference material not found at {PEERS}")
+    return PEERS
