@@ -10,7 +10,15 @@ import json
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from tautrait_core.errors import ConfigError, TraitError
 
@@ -172,6 +180,10 @@ class TraitMix(BaseModel):
         if isinstance(data, dict) and set(data) == {"trait_dict"}:
             data = data["trait_dict"]
         return cls(traits=data)  # type: ignore[arg-type]
+
+    @model_serializer
+    def _serialize(self) -> dict[str, int]:
+        return dict(self.traits)
 
     def as_words(self) -> dict[str, str]:
         """``{"impatience": "high"}``: the form upstream and the steer service use."""

@@ -73,15 +73,16 @@ def reply_tool_call(
     return Reply(content=content, tool_calls=[(name, arguments)])
 
 
-Responder = Callable[[dict[str, Any]], Reply | str]
+Responder = Callable[[dict[str, Any]], "Reply | Failure | str"]
 
 
 class ScriptedModelServer:
     """An OpenAI-compatible server on ``127.0.0.1`` running in a background thread.
 
     Args:
-        responder: Called with each request body (a dict); returns a :class:`Reply` or a
-            string (a plain text reply). Called from server threads, so keep it thread-safe.
+        responder: Called with each request body (a dict); returns a :class:`Reply`, a
+            string (a plain text reply) or a :class:`Failure` to serve. Called from server
+            threads, so keep it thread-safe.
         latency_s: Seconds every answer waits before it is sent.
     """
 
@@ -147,6 +148,9 @@ class ScriptedModelServer:
                     answer = server.responder(request)
                 except Exception as exc:  # a broken script shows up as a 500 with its text
                     self._send(500, {"error": {"message": f"responder failed: {exc!r}"}})
+                    return
+                if isinstance(answer, Failure):
+                    self._fail(answer)
                     return
                 reply = reply_text(answer) if isinstance(answer, str) else answer
                 self._send(200, server._completion(request, reply))

@@ -1,0 +1,116 @@
+"""Tools: schemas derived from type hints and docstrings, argument validation, errors."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from tautrait_core.domain import parse_docstring, tool
+
+
+@tool
+def lookup(db: object, order_id: str, include_items: bool = False, limit: int | None = None) -> str:
+    """Find an order.
+
+    Looks it up by id.
+
+    Args:
+        order_id: The order id, such as '#W123'.
+            It starts with '#W'.
+        include_items: Whether to list the items.
+        limit: At most this many items.
+
+    Returns:
+        The order as JSON.
+    """
+    return f"{order_id}|{include_items}|{limit}"
+
+
+@tool(name="cancel")
+def cancel_order(
+    db: object, reason: Literal["no longer needed", "ordered by mistake"], codes: list[str]
+) -> dict:
+    """Cancel an order.
+
+    Args:
+        reason: Why.
+        codes: Codes to void.
+    """
+    return {"reason": reason, "codes": codes}
+
+
+def test_schema_comes_from_hints_and_docstring() -> None:
+    function = lookup.schema["function"]
+    assert function["name"] == "lookup"
+    assert function["description"] == "Find an order. Looks it up by id."
+    assert function["parameters"] == {
+        "type": "object",
+        "properties": {
+            "order_id": {
+                "type": "string",
+                "description": "The order id, such as '#W123'. It starts with '#W'.",
+            },
+            "include_items": {
+                "type": "boolean",
+                "description": "Whether to list the items.",
+                "default": False,
+            },
+            "limit": {"type": "integer", "description": "At most this many items."},
+        },
+        "required": ["order_id"],
+    }
+
+
+def test_literal_and_list_arguments_become_enum_and_array() -> None:
+    properties = cancel_order.schema["function"]["parameters"]["properties"]
+    assert properties["reason"]["enum"] == ["no longer needed", "ordered by mistake"]
+    assert properties["codes"] == {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "Codes to void.",
+    }
+    assert cancel_order.name == "cancel"
+
+
+def test_valid_arguments_run_the_tool_and_non_strings_become_json() -> None:
+    assert lookup.invoke(None, {"order_id": "#W1", "limit": 3}) == "#W1|False|3"
+    assert cancel_order.invoke(None, {"reason": "ordered by mistake", "codes": ["a"]}) == (
+        '{"reason": "ordered by mistake", "codes": ["a"]}'
+    )
+
+
+def test_invalid_arguments_are_error_observations_naming_each_problem() -> None:
+    observation = lookup.invoke(None, {"order": "#W1", "limit": "many"})
+    assert observation.startswith("Error: invalid arguments for lookup: ")
+    assert "missing required argument 'order_id'" in observation
+    assert "unexpected argument 'order'" in observation
+    assert "argument 'limit'" in observation
+    assert cancel_order.invoke(None, {"reason": "bored", "codes": []}).startswith("Error: ")
+
+
+def test_exceptions_inside_a_tool_become_error_observations() -> None:
+    @tool
+    def fragile(db: object, key: str) -> str:
+        """Read a key.
+
+        Args:
+            key: The key.
+        """
+        return {"a": "1"}[key]
+
+    assert fragile.invoke(None, {"key": "zz"}) == "Error: 'zz'"
+
+
+def test_docstring_parser_handles_continuations_and_other_sections() -> None:
+    summary, arguments = parse_docstring(
+        "Do a thing.\n\nArgs:\n    x (int): First.\n        More.\n    y: Second.\n\n"
+        "Raises:\n    ValueError: never"
+    )
+    assert summary == "Do a thing."
+    assert arguments == {"x": "First. More.", "y": "Second."}
+
+
+def test_domain_run_tool_reports_unknown_tools(toy_plugin) -> None:
+    domain = toy_plugin.build_domain()
+    observation = domain.run_tool(None, "teleport", {})  # type: ignore[arg-type]
+    assert observation.startswith("Error: unknown tool 'teleport'")
+    assert "borrow_book" in observation

@@ -1,0 +1,95 @@
+"""Runs with model-backed agents and users, through litellm to the scripted server."""
+
+from __future__ import annotations
+
+from tautrait_core.models import Outcome, RunConfig, Termination
+from tautrait_core.runner import execute
+from tautrait_core.testing.scripts import GoldScript
+from tautrait_core.testing.server import Failure, ScriptedModelServer
+
+
+def model_config(server: ScriptedModelServer, **overrides: object) -> RunConfig:
+    options: dict[str, object] = {
+        "domain": "toylib",
+        "agent": "tool-calling",
+        "agent_model": "openai/scripted-agent",
+        "agent_api_base": server.base_url,
+        "user": "llm",
+        "user_model": "openai/scripted-user",
+        "user_api_base": server.base_url,
+        "retry_base_s": 0.01,
+        "timeout_s": 5,
+    }
+    options.update(overrides)
+    return RunConfig.model_validate(options)
+
+
+def test_tool_calling_agent_and_llm_user_pass_every_task(toy_plugin) -> None:
+    tasks = toy_plugin.TASKS
+    with ScriptedModelServer(GoldScript(tasks, ["transfer_to_librarian"])) as server:
+        report = execute(model_config(server, num_trials=2, concurrency=4))
+    assert report.metrics.average_reward == 1.0
+    assert [p.value for p in report.metrics.pass_hat_k] == [1.0, 1.0]
+    assert {r.termination for r in report.results} == {Termination.USER_STOP}
+    first = next(r for r in report.results if r.task_id == 0)
+    # the agent's tool calls went through litellm and came back as tool messages
+    assert [m.name for m in first.messages if m.role == "tool"] == ["find_member", "borrow_book"]
+    assert first.agent_usage.calls == 3 and first.user_usage.calls == 2
+    # the scripted model has no price: cost is unknown, never 0
+    assert report.metrics.cost is None
+
+
+def test_agent_requests_carry_policy_and_tool_schemas(toy_plugin) -> None:
+    with ScriptedModelServer(GoldScript(toy_plugin.TASKS)) as server:
+        execute(model_config(server, task_ids=[1]))
+        agent_requests = [r for r in server.requests if r.get("tools")]
+    first = agent_requests[0]
+    assert first["messages"][0] == {
+        "role": "system",
+        "content": "You are a library assistant. Identify the member by email before lending.",
+    }
+    names = [tool["function"]["name"] for tool in first["tools"]]
+    assert names[:3] == ["find_member", "get_book", "borrow_book"]
+    borrow = first["tools"][2]["function"]["parameters"]
+    assert borrow["required"] == ["member_id", "book_id"]
+    assert borrow["properties"]["days"] == {
+        "type": "integer",
+        "description": "Loan length in days.",
+        "default": 14,
+    }
+
+
+def test_transient_failures_are_retried_and_invisible(toy_plugin) -> None:
+    with ScriptedModelServer(GoldScript(toy_plugin.TASKS)) as server:
+        server.inject(
+            Failure(status=503), Failure(status=429, retry_after=0.05), Failure(truncated=True)
+        )
+        report = execute(model_config(server, task_ids=[0]))
+        attempts = len(server.requests)
+    assert report.results[0].outcome is Outcome.PASS
+    assert attempts == 5 + 3  # 3 agent + 2 user calls, plus the 3 failed attempts
+
+
+def test_persistent_provider_failure_is_an_error_and_resume_reruns_it(toy_plugin) -> None:
+    script = GoldScript(toy_plugin.TASKS)
+    broken = {"agent": True}
+
+    def responder(request: dict) -> object:
+        if request.get("tools") and broken["agent"]:
+            return Failure(status=500)
+        return script(request)
+
+    with ScriptedModelServer(responder) as server:
+        report = execute(model_config(server, task_ids=[0, 1], max_retries=2))
+        assert {r.outcome for r in report.results} == {Outcome.ERROR}
+        assert {r.termination for r in report.results} == {Termination.PROVIDER_ERROR}
+        assert "after 3 attempts" in (report.results[0].error or "")
+        assert report.metrics.errors == 2 and report.metrics.scored == 0
+        assert report.metrics.average_reward is None
+
+        broken["agent"] = False
+        resumed = execute(model_config(server, resume=report.run.id))
+    assert resumed.run.id == report.run.id
+    assert resumed.skipped == 0
+    assert [r.outcome for r in resumed.results] == [Outcome.PASS, Outcome.PASS]
+    assert resumed.metrics.errors == 0
