@@ -1,0 +1,30 @@
+# Development entry points. Needs only Python 3.11+ and make.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PLUGINS := $(sort $(wildcard plugins/tautrait-*))
+
+.PHONY: demo test install lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# core + every plugin, editable, with the test tools
+install: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]' $(addprefix -e ,$(PLUGINS))
+
+# an offline evaluation on built-in defaults: oracle agent, scripted user, telehealth tasks
+demo: $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e . -e plugins/tautrait-telehealth
+	$(BIN)/tautrait run --domain telehealth --agent oracle --num-trials 2
+
+test: install
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

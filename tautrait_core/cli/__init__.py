@@ -1,0 +1,63 @@
+"""The ``tautrait`` command line. Thin: parse options, call the library, print.
+
+Commands live in small modules that attach themselves to the root group; heavy modules
+(SQLModel, litellm, domains) are imported inside the commands that need them, so
+``tautrait --help`` starts quickly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+
+import click
+
+from tautrait_core.cli.root import cli
+
+COMMAND_MODULES = (
+    "tautrait_core.cli.run",
+    "tautrait_core.cli.results",
+)
+UPSTREAM_MULTI_VALUE = ("--task-ids",)
+
+for _module in COMMAND_MODULES:
+    importlib.import_module(_module)
+
+__all__ = ["cli", "main"]
+
+
+def _join_multi_values(argv: list[str]) -> list[str]:
+    """Accept upstream's ``--task-ids 1 2 3`` by joining the values into one option value."""
+    result: list[str] = []
+    index = 0
+    while index < len(argv):
+        result.append(argv[index])
+        if argv[index] in UPSTREAM_MULTI_VALUE:
+            values = []
+            index += 1
+            while index < len(argv) and not argv[index].startswith("-"):
+                values.append(argv[index])
+                index += 1
+            result.append(",".join(values))
+            continue
+        index += 1
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point: load plugins, add their commands, run the CLI."""
+    from tautrait_core.plugins import get_plugin_manager
+
+    arguments = _join_multi_values(list(sys.argv[1:] if argv is None else argv))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        manager = get_plugin_manager()
+        manager.add_commands(cli)
+    for warning in caught:
+        click.echo(f"Warning: {warning.message}", err=True)
+    cli.main(args=arguments, prog_name="tautrait")
+
+
+if __name__ == "__main__":
+    main()

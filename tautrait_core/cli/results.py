@@ -1,0 +1,187 @@
+"""Commands over installed parts and stored results: plugins, tasks, runs, report, export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
+from tautrait_core.output import console, echo_json, print_metrics, runs_table
+
+
+@cli.command()
+@json_option
+def plugins(as_json: bool) -> None:
+    """List installed plugins: distribution, version and what each registers."""
+    from tautrait_core.plugins import get_plugin_manager
+
+    infos = library_call(get_plugin_manager().plugin_infos)
+    if as_json:
+        echo_json([info.__dict__ for info in infos])
+        return
+    from rich.table import Table
+
+    table = Table("plugin", "distribution", "version", "registers")
+    for info in infos:
+        registers = "; ".join(
+            f"{kind}: {', '.join(names)}" for kind, names in info.registers.items()
+        )
+        table.add_row(info.name, info.distribution, info.version, registers or "-")
+    console().print(table)
+
+
+@cli.command()
+@click.option("--domain", required=True, help="The domain whose tasks to list.")
+@click.option("--task-set", default=None, help="Task set (default: the domain's default).")
+@json_option
+def tasks(domain: str, task_set: str | None, as_json: bool) -> None:
+    """List a domain's task sets, or the tasks of one set."""
+    from tautrait_core.plugins import lookup
+    from tautrait_core.task_sets import all_task_sets, resolve_task_set
+
+    found = library_call(lookup, "domain", domain)
+    if task_set is None:
+        sets = all_task_sets(found)
+        rows = [
+            {"task_set": name, "tasks": len(s.tasks), "description": s.description}
+            for name, s in sets.items()
+        ]
+        if as_json:
+            echo_json(rows)
+        else:
+            for row in rows:
+                console().print(
+                    f"{row['task_set']:<20} {row['tasks']:>5} tasks  {row['description']}"
+                )
+        return
+    selected = library_call(resolve_task_set, found, task_set)
+    if as_json:
+        echo_json([task.model_dump() for task in selected.tasks])
+        return
+    for index, task in enumerate(selected.tasks):
+        summary = " ".join(task.instruction.split())[:90]
+        console().print(f"{index:>4}  {task.user_id:<28} {len(task.actions):>2} actions  {summary}")
+
+
+@cli.group()
+def runs() -> None:
+    """Stored runs."""
+
+
+@runs.command("list")
+@results_db_option
+@json_option
+def runs_list(results_db: Path | None, as_json: bool) -> None:
+    """List stored runs, newest first."""
+    store = open_store(results_db)
+    rows = []
+    for record in store.list_runs():
+        counts = store.episode_counts(record.id)
+        rows.append({**record.model_dump(exclude={"config", "plugins", "task_ids"}), **counts})
+    if as_json:
+        echo_json(rows)
+    else:
+        console().print(runs_table(rows))
+
+
+@cli.command()
+@click.argument("run_id")
+@results_db_option
+@json_option
+def report(run_id: str, results_db: Path | None, as_json: bool) -> None:
+    """Metrics of a run: average reward, pass^k, errors and cost (RUN_ID or 'latest')."""
+    from tautrait_core.metrics import summarize
+
+    store = open_store(results_db)
+    record = library_call(store.get_run, run_id)
+    results = store.episodes(record.id)
+    metrics = summarize(results, max_k=record.num_trials)
+    errors = [
+        {
+            "task_id": r.task_id,
+            "trial": r.trial,
+            "termination": r.termination.value,
+            "error": r.error,
+        }
+        for r in results
+        if r.outcome.value == "error"
+    ]
+    if as_json:
+        echo_json(
+            {
+                "run": record.model_dump(exclude={"config"}),
+                "config": record.config,
+                "metrics": metrics.model_dump(),
+                "errors": errors,
+            }
+        )
+        return
+    print_metrics(record, metrics)
+    expected = len(record.task_ids) * record.num_trials
+    if metrics.episodes < expected:
+        console().print(
+            f"{expected - metrics.episodes} of {expected} episodes not run yet "
+            f"(status {record.status}). Continue with: tautrait run --resume {record.id}"
+        )
+    for error in errors[:10]:
+        first_line = (error["error"] or "").splitlines()[0] if error["error"] else ""
+        console().print(f"  error: task {error['task_id']} trial {error['trial']}: {first_line}")
+    if errors:
+        console().print(f"Errors are re-run by: tautrait run --resume {record.id}")
+
+
+@cli.command()
+@click.argument("run_id")
+@click.option(
+    "--format",
+    "export_format",
+    type=click.Choice(["tau-bench"]),
+    default="tau-bench",
+    show_default=True,
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@results_db_option
+def export(run_id: str, export_format: str, output: Path | None, results_db: Path | None) -> None:
+    """Export a run as upstream's result-list JSON (task_id, reward, info, traj, trial)."""
+    from tautrait_core.runner import prepare
+    from tautrait_core.upstream.results import result_list
+
+    store = open_store(results_db)
+    record = library_call(store.get_run, run_id)
+    tasks_of_run = library_call(prepare, record.run_config()).task_set.tasks
+    text = json.dumps(result_list(store.episodes(record.id), tasks_of_run), indent=2)
+    if output is None:
+        click.echo(text)
+    else:
+        output.write_text(text)
+        console(stderr=True).print(f"Wrote {output}")
+
+
+@cli.command("import")
+@click.argument("source", type=click.Choice(["tau-trait"]))
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+def import_command(source: str, path: Path) -> None:
+    """Import upstream task sets and data from a checkout of SOURCE at PATH.
+
+    The task files are parsed, never executed. Afterwards run them with
+    --task-set tau-trait:test (or :train, :dev).
+    """
+    from tautrait_core.plugins import get_plugin_manager
+    from tautrait_core.upstream.importer import import_tau_trait
+
+    manager = get_plugin_manager()
+    domains = [manager.get("domain", name) for name in library_call(manager.names, "domain")]
+    reports = library_call(import_tau_trait, path, domains)
+    out = console()
+    for item in reports:
+        splits = ", ".join(f"tau-trait:{s} ({n} tasks)" for s, n in item.splits.items())
+        out.print(f"{item.domain}: {splits}; data: {len(item.data_files)} files -> {item.folder}")
+        for problem in item.problems:
+            out.print(f"  skipped: {problem}")
+    first = reports[0]
+    split = next(iter(first.splits))
+    out.print(
+        f"Run one with: tautrait run --domain {first.domain} --task-set tau-trait:{split} ..."
+    )

@@ -1,0 +1,50 @@
+"""The root ``tautrait`` click group and helpers shared by the command modules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tautrait_core.errors import TautraitError
+
+
+def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call into the library, turning its typed errors into CLI errors."""
+    try:
+        return function(*args, **kwargs)
+    except TautraitError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def open_store(results_db: Path | None) -> Any:
+    """The results database (``--results-db`` or the default one)."""
+    from tautrait_core.paths import default_results_db
+    from tautrait_core.store import ResultStore
+
+    return ResultStore(results_db or default_results_db())
+
+
+results_db_option = click.option(
+    "--results-db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Results database [default: in the tautrait data dir, or $TAUTRAIT_HOME].",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Output JSON.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="tautrait-core", prog_name="tautrait")
+def cli() -> None:
+    """Evaluate tool-using agents against simulated users with personality traits.
+
+    \b
+    Quick start (offline, no API key):
+      tautrait run --domain telehealth --agent oracle --user scripted --num-trials 2
+    With models (any litellm model name):
+      tautrait run --domain telehealth --agent tool-calling --agent-model gpt-4o \\
+                   --user llm --user-model gpt-4o --traits impatience=high
+    """

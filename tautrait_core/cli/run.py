@@ -1,0 +1,157 @@
+"""``tautrait run``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from tautrait_core.cli.root import cli, library_call
+from tautrait_core.output import console, echo_json, print_metrics
+
+
+@cli.command()
+@click.option(
+    "--domain", "--env", "domain", default=None, help="Domain to run (see: tautrait plugins)."
+)
+@click.option(
+    "--task-set",
+    "--task-split",
+    "task_set",
+    default=None,
+    help="Task set (default: the domain's own 'test' set; 'tau-trait:test' after an import).",
+)
+@click.option("--agent", "--agent-strategy", "agent", default="tool-calling", show_default=True)
+@click.option("--agent-model", "--model", "agent_model", default=None, help="litellm model name.")
+@click.option("--agent-provider", "--model-provider", "agent_provider", default=None)
+@click.option("--agent-api-base", default=None, help="OpenAI-compatible server for the agent.")
+@click.option(
+    "--user",
+    "--user-strategy",
+    "user",
+    default=None,
+    help="User simulator [default: scripted with --agent oracle, else llm].",
+)
+@click.option("--user-model", default="gpt-4o", show_default=True)
+@click.option("--user-provider", "--user-model-provider", "user_provider", default=None)
+@click.option("--user-api-base", default=None, help="OpenAI-compatible server for the user.")
+@click.option("--trait-backend", default="prompt", show_default=True)
+@click.option("--traits", default=None, help="Trait mix, e.g. impatience=high,confusion=1.")
+@click.option(
+    "--traits-file",
+    "--trait-dict",
+    "traits_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="JSON trait mix in upstream trait_dict form.",
+)
+@click.option(
+    "--endpoint", "steer_endpoint", default=None, help="Steer service URL (steer backend)."
+)
+@click.option(
+    "--temperature", type=float, default=0.0, show_default=True, help="Agent temperature."
+)
+@click.option("--user-temperature", type=float, default=None, help="User temperature.")
+@click.option("--num-trials", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--task-ids", default=None, help="Only these task ids: '0,3,7' (or '0 3 7').")
+@click.option("--start", "--start-index", "start", type=click.IntRange(min=0), default=0)
+@click.option("--end", "--end-index", "end", type=int, default=-1, help="Exclusive; -1: all.")
+@click.option("--seed", type=int, default=10, show_default=True)
+@click.option(
+    "--shuffle", type=int, is_flag=False, flag_value=1, default=0, help="Shuffle task order."
+)
+@click.option(
+    "--concurrency",
+    "--max-concurrency",
+    "concurrency",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+)
+@click.option("--max-steps", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option("--max-retries", type=click.IntRange(min=0), default=4, show_default=True)
+@click.option(
+    "--few-shot-file", "--few-shot-displays-path", "few_shot_file", default=None, hidden=True
+)
+@click.option("--results-db", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--resume", "resume", default=None, metavar="RUN_ID", help="Continue a stored run.")
+@click.option("--name", "run_name", default=None, help="A label stored with the run.")
+@click.option(
+    "--result-fp", "export_path", default=None, help="Also write upstream result-list JSON here."
+)
+@click.option(
+    "--log-dir", default=None, help="Also write upstream result-list JSON into this folder."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options: Any) -> None:
+    """Run an evaluation: every selected task, --num-trials times.
+
+    Each finished episode is stored at once in the results database; an interrupted run
+    continues with --resume RUN_ID. Upstream tau-trait flag names (--env, --model,
+    --model-provider, --user-strategy, --max-concurrency, --trait-dict, --task-split, ...)
+    are accepted, so an upstream command line ports by replacing `python run.py` with
+    `tautrait run`.
+    """
+    from tautrait_core.models import RunConfig, TraitMix
+
+    if traits_file is not None and options["traits"]:
+        raise click.UsageError("give either --traits or --traits-file, not both")
+    if traits_file is not None:
+        try:
+            data = json.loads(traits_file.read_text())
+        except json.JSONDecodeError as exc:
+            raise click.BadParameter(f"{traits_file} is not valid JSON: {exc}") from exc
+        options["traits"] = library_call(TraitMix.from_trait_dict, data)
+    if task_ids:
+        try:
+            options["task_ids"] = [int(part) for part in task_ids.replace(",", " ").split()]
+        except ValueError as exc:
+            raise click.BadParameter(f"--task-ids takes integers, got {task_ids!r}") from exc
+    if options["domain"] is None and not options["resume"]:
+        raise click.UsageError("missing --domain (installed domains: tautrait plugins)")
+    options = {key: value for key, value in options.items() if value is not None}
+    config = library_call(RunConfig.model_validate, options)
+    report = _execute_with_progress(config, quiet=as_json)
+    if config.export_path or config.log_dir:
+        from tautrait_core.upstream.results import write_result_list
+
+        path = write_result_list(report, config)
+        if not as_json:
+            console(stderr=True).print(f"Upstream result list written to {path}")
+    if as_json:
+        echo_json(
+            {
+                "run_id": report.run.id,
+                "results_db": str(report.results_db),
+                "metrics": report.metrics.model_dump(),
+            }
+        )
+        return
+    print_metrics(report.run, report.metrics)
+    out = console()
+    out.print(f"Results: {report.results_db}  (run {report.run.id})")
+    out.print(
+        f"  tautrait report {report.run.id}    tautrait export {report.run.id} --format tau-bench"
+    )
+
+
+def _execute_with_progress(config: Any, quiet: bool) -> Any:
+    from tautrait_core.output import ProgressDisplay
+    from tautrait_core.runner import execute
+
+    progress = ProgressDisplay(enabled=not quiet)
+    try:
+        return library_call(execute, config, progress)
+    except KeyboardInterrupt:
+        progress.close()
+        run_id = progress.run_id
+        message = "Interrupted."
+        if run_id:
+            message += f" Finished episodes are saved. Resume with: tautrait run --resume {run_id}"
+        console(stderr=True).print(message)
+        sys.exit(130)
+    finally:
+        progress.close()
