@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from tautrait_core.domain import Domain
 from tautrait_core.errors import ConfigError
 from tautrait_core.llm import ModelSpec
 from tautrait_core.models import RunConfig, Task
+from tautrait_core.paths import response_cache_path
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,9 @@ class EpisodeContext:
             max_retries=config.max_retries,
             retry_base_s=config.retry_base_s,
             timeout_s=config.timeout_s,
+            role="agent",
+            cache_path=self.cache_path(),
+            cache_scope=self.cache_scope(),
         )
 
     def user_model(self) -> ModelSpec:
@@ -58,4 +63,15 @@ class EpisodeContext:
             max_retries=config.max_retries,
             retry_base_s=config.retry_base_s,
             timeout_s=config.timeout_s,
+            role="user",
+            cache_path=self.cache_path(),
+            cache_scope=self.cache_scope(),
         )
+
+    def cache_path(self) -> Path | None:
+        """The response cache, when the run uses one."""
+        return response_cache_path() if self.config.cache else None
+
+    def cache_scope(self) -> str:
+        """What keeps cached answers of different episodes apart."""
+        return f"{self.domain.name}:{self.task_id}:{self.trial}"

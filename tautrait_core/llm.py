@@ -11,13 +11,16 @@ infrastructure error. A context-window overflow is never retried: it raises
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import os
 import random
+import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from tautrait_core.errors import ContextWindowError, ProviderError
-from tautrait_core.models import Message, ToolCall, Usage
+from tautrait_core.models import Message, ModelCall, ToolCall, Usage
 
 RETRYABLE = (
     "RateLimitError",
@@ -44,6 +47,9 @@ class ModelSpec:
         max_retries: Retries after the first attempt for retryable failures.
         retry_base_s: First backoff delay; doubles on each retry (plus jitter).
         timeout_s: Per-request timeout.
+        role: Who calls (``agent``, ``user``, ...), recorded with each call.
+        cache_path: Response cache to read and fill (``None``: no cache).
+        cache_scope: What else identifies a request for the cache (the episode).
     """
 
     model: str
@@ -53,6 +59,15 @@ class ModelSpec:
     max_retries: int = 4
     retry_base_s: float = 1.0
     timeout_s: float = 120.0
+    role: str = "other"
+    cache_path: Path | None = None
+    cache_scope: str = ""
+
+
+call_log: contextvars.ContextVar[list[ModelCall] | None] = contextvars.ContextVar(
+    "tautrait_call_log", default=None
+)
+"""Calls made in the current episode; the orchestrator sets a fresh list per episode."""
 
 
 @dataclass
@@ -71,8 +86,11 @@ def _load_litellm() -> Any:
     global _litellm
     if _litellm is None:
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        import logging
+
         import litellm
 
+        logging.getLogger("LiteLLM").setLevel(logging.ERROR)
         litellm.suppress_debug_info = True
         litellm.drop_params = True
         _litellm = litellm
@@ -135,7 +153,7 @@ def _is_retryable(error: Exception) -> bool:
 async def complete(
     spec: ModelSpec, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
 ) -> Completion:
-    """One chat completion, retried on transient failures.
+    """One chat completion, retried on transient failures, recorded in :data:`call_log`.
 
     Raises:
         ContextWindowError: the messages do not fit the model (not retried).
@@ -143,12 +161,21 @@ async def complete(
     """
     litellm = _load_litellm()
     arguments = _request_arguments(spec)
+    arguments["messages"] = messages
     if tools:
         arguments["tools"] = tools
+    started = time.monotonic()
+    cache, key = _cache_for(spec, arguments)
+    stored = cache.get(key) if cache is not None else None
+    if stored is not None:
+        response = litellm.ModelResponse(**stored)
+        completion = _completion(litellm, response, cached=True)
+        _record(spec, completion, attempts=0, started=started, cached=True)
+        return completion
     attempt = 0
     while True:
         try:
-            response = await litellm.acompletion(messages=messages, **arguments)
+            response = await litellm.acompletion(**arguments)
             break
         except Exception as error:
             name = type(error).__name__
@@ -162,10 +189,43 @@ async def complete(
                 ) from error
             await asyncio.sleep(retry_delay(attempt, spec.retry_base_s, _retry_after(error)))
             attempt += 1
-    return _completion(litellm, response)
+    completion = _completion(litellm, response)
+    if cache is not None:
+        cache.put(key, response.model_dump())
+    _record(spec, completion, attempts=attempt + 1, started=started, cached=False)
+    return completion
 
 
-def _completion(litellm: Any, response: Any) -> Completion:
+def _cache_for(spec: ModelSpec, arguments: dict[str, Any]) -> tuple[Any, str]:
+    if spec.cache_path is None:
+        return None, ""
+    from tautrait_core.llm_cache import open_cache, request_key
+
+    return open_cache(spec.cache_path), request_key(arguments, spec.cache_scope)
+
+
+def _record(
+    spec: ModelSpec, completion: Completion, attempts: int, started: float, cached: bool
+) -> None:
+    log = call_log.get()
+    if log is None:
+        return
+    log.append(
+        ModelCall(
+            role=spec.role,
+            model=spec.model,
+            prompt_tokens=completion.usage.prompt_tokens,
+            completion_tokens=completion.usage.completion_tokens,
+            cost=completion.usage.cost,
+            attempts=attempts,
+            duration_s=round(time.monotonic() - started, 4),
+            cached=cached,
+            finish_reason=completion.finish_reason,
+        )
+    )
+
+
+def _completion(litellm: Any, response: Any, cached: bool = False) -> Completion:
     choice = response.choices[0]
     raw = choice.message
     tool_calls = [
@@ -178,10 +238,13 @@ def _completion(litellm: Any, response: Any) -> Completion:
     ]
     message = Message(role="assistant", content=raw.content, tool_calls=tool_calls or None)
     usage_info = getattr(response, "usage", None)
-    try:
-        cost: float | None = float(litellm.completion_cost(completion_response=response))
-    except Exception:  # the model has no known price
-        cost = None
+    if cached:
+        cost: float | None = 0.0
+    else:
+        try:
+            cost = float(litellm.completion_cost(completion_response=response))
+        except Exception:  # the model has no known price
+            cost = None
     usage = Usage(
         calls=1,
         prompt_tokens=getattr(usage_info, "prompt_tokens", 0) or 0,

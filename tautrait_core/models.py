@@ -256,6 +256,22 @@ class Usage(BaseModel):
         self.cost = None if self.cost is None or other.cost is None else self.cost + other.cost
 
 
+class ModelCall(BaseModel):
+    """One model call made during an episode (one per completion, retries included)."""
+
+    role: str
+    """``agent``, ``user`` or another label (e.g. ``user-verify``)."""
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = None
+    """Dollars; ``None`` when the model has no known price."""
+    attempts: int = 1
+    duration_s: float = 0.0
+    cached: bool = False
+    finish_reason: str | None = None
+
+
 class EpisodeResult(BaseModel):
     """One finished episode (a task at one trial)."""
 
@@ -269,6 +285,7 @@ class EpisodeResult(BaseModel):
     error: str | None = None
     agent_usage: Usage = Field(default_factory=Usage)
     user_usage: Usage = Field(default_factory=Usage)
+    calls: list[ModelCall] = Field(default_factory=list)
     steps: int = 0
     duration_s: float = 0.0
 
@@ -343,6 +360,10 @@ class RunConfig(BaseModel):
     )
     max_steps: int = Field(30, ge=1)
     max_retries: int = Field(4, ge=0)
+    max_cost: float | None = Field(None, gt=0)
+    """Stop starting episodes once the run has spent this many dollars."""
+    cache: bool = False
+    """Answer repeated identical model requests from the response cache."""
     retry_base_s: float = Field(1.0, ge=0)
     timeout_s: float = Field(120.0, gt=0)
     few_shot_file: str | None = Field(
@@ -402,6 +423,8 @@ class RunConfig(BaseModel):
                 "max_retries",
                 "retry_base_s",
                 "timeout_s",
+                "max_cost",
+                "cache",
             }
         )
         data["traits"] = self.traits.as_words()

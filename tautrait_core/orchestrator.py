@@ -23,10 +23,12 @@ import time
 from tautrait_core.agents import Agent
 from tautrait_core.episode_context import EpisodeContext
 from tautrait_core.errors import ContextWindowError, ProviderError
+from tautrait_core.llm import call_log
 from tautrait_core.models import (
     STOP_TOKEN,
     EpisodeResult,
     Message,
+    ModelCall,
     Outcome,
     RewardInfo,
     Termination,
@@ -64,6 +66,8 @@ async def run_episode(
     reward_info: RewardInfo | None = None
 
     db = template.new_episode(today)
+    calls: list[ModelCall] = []
+    log_token = call_log.set(calls)
     try:
         try:
             first = await _user_turn(user.start())
@@ -130,6 +134,7 @@ async def run_episode(
                 reward_info = reward_info.model_copy(update={"reward": 0.0})
             outcome = Outcome.PASS if reward_info.reward == 1.0 else Outcome.FAIL
     finally:
+        call_log.reset(log_token)
         db.close()
 
     assert termination is not None and outcome is not None
@@ -144,6 +149,7 @@ async def run_episode(
         error=error,
         agent_usage=agent.usage,
         user_usage=user.usage,
+        calls=calls,
         steps=steps,
         duration_s=round(time.monotonic() - started, 3),
     )

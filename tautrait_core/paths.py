@@ -33,3 +33,8 @@ def default_results_db() -> Path:
 def imports_dir(source: str) -> Path:
     """Where task sets imported from ``source`` (e.g. ``tau-trait``) are kept."""
     return data_dir() / "imports" / source
+
+
+def response_cache_path() -> Path:
+    """The model response cache used by ``--cache``."""
+    return data_dir() / "response-cache.db"

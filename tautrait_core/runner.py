@@ -13,20 +13,21 @@ import asyncio
 import datetime as dt
 import random
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from tautrait_core.domain import Domain, TaskSet
 from tautrait_core.episode_context import EpisodeContext
 from tautrait_core.errors import ConfigError
+from tautrait_core.keys import require_keys
 from tautrait_core.metrics import RunMetrics, summarize
 from tautrait_core.models import EpisodeResult, Outcome, RunConfig, Termination
 from tautrait_core.orchestrator import run_episode
 from tautrait_core.paths import default_results_db
 from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.state import StateTemplate, get_template
-from tautrait_core.store import ResultStore, RunRecord
+from tautrait_core.store import ResultStore, RunRecord, episode_cost
 from tautrait_core.task_sets import resolve_task_set
 
 
@@ -49,6 +50,9 @@ class RunReport:
     metrics: RunMetrics
     skipped: int
     """Pairs already finished before this invocation (resume)."""
+    stop_reason: str | None = None
+    """Why the run stopped before finishing (e.g. ``--max-cost`` reached)."""
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -87,6 +91,14 @@ def prepare(config: RunConfig) -> PreparedRun:
             f"user simulator {config.user!r} calls a model: pass --user-model, "
             "or use --user scripted for an offline dry run"
         )
+    for part in (agent_class, user_class, backend_class):
+        check = getattr(part, "check_config", None)
+        if check is not None:
+            check(config)
+    if agent_class.needs_model:
+        require_keys(config.agent_model, config.agent_provider, config.agent_api_base, "agent")
+    if user_class.needs_model and getattr(backend_class, "uses_user_model", True):
+        require_keys(config.user_model, config.user_provider, config.user_api_base, "user")
     task_set = resolve_task_set(domain, config.task_set)
     total = len(task_set.tasks)
     if config.task_ids:
@@ -173,6 +185,8 @@ async def execute_async(config: RunConfig, progress: RunProgress | None = None) 
                 "max_retries": config.max_retries,
                 "retry_base_s": config.retry_base_s,
                 "timeout_s": config.timeout_s,
+                "max_cost": config.max_cost,
+                "cache": config.cache,
                 "resume": record.id,
             }
         )
@@ -197,15 +211,17 @@ async def execute_async(config: RunConfig, progress: RunProgress | None = None) 
     queue: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
     for pair in pending:
         queue.put_nowait(pair)
+    budget = SpendTracker(config.max_cost, store.run_spend(record.id))
 
     async def worker() -> None:
-        while True:
+        while not budget.exhausted():
             try:
                 task_id, trial = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
             result = await _run_one(prepared, template, task_id, trial)
             store.save_episode(record.id, result)
+            budget.add(result)
             if progress is not None:
                 progress.episode_finished(result)
 
@@ -219,7 +235,8 @@ async def execute_async(config: RunConfig, progress: RunProgress | None = None) 
             task.cancel()
         store.set_status(record.id, "interrupted")
         raise
-    store.set_status(record.id, "finished")
+    stop_reason = budget.stop_reason() if not queue.empty() else None
+    store.set_status(record.id, "stopped" if stop_reason else "finished")
     results = store.episodes(record.id)
     record = store.get_run(record.id)
     return RunReport(
@@ -228,7 +245,38 @@ async def execute_async(config: RunConfig, progress: RunProgress | None = None) 
         results=results,
         metrics=summarize(results, max_k=config.num_trials),
         skipped=len(done),
+        stop_reason=stop_reason,
+        warnings=budget.warnings,
     )
+
+
+class SpendTracker:
+    """The run's spend against ``--max-cost``."""
+
+    def __init__(self, limit: float | None, spent: float) -> None:
+        self.limit = limit
+        self.spent = spent
+        self.warnings: list[str] = []
+
+    def add(self, result: EpisodeResult) -> None:
+        cost = episode_cost(result)
+        if cost is None:
+            if self.limit is not None and not self.warnings:
+                unpriced = sorted({c.model for c in result.calls if c.cost is None})
+                self.warnings.append(
+                    f"--max-cost cannot count calls to models without a known price "
+                    f"({', '.join(unpriced) or 'unknown'}); their cost is not included"
+                )
+            cost = sum(c.cost for c in result.calls if c.cost is not None)
+        self.spent += cost
+
+    def exhausted(self) -> bool:
+        return self.limit is not None and self.spent >= self.limit
+
+    def stop_reason(self) -> str | None:
+        if not self.exhausted():
+            return None
+        return f"--max-cost reached: spent ${self.spent:.4f} of ${self.limit:.4f}"
 
 
 def execute(config: RunConfig, progress: RunProgress | None = None) -> RunReport:

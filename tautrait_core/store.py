@@ -20,7 +20,16 @@ from sqlalchemy import JSON, Column, UniqueConstraint, event, text
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
 from tautrait_core.errors import RunNotFoundError
-from tautrait_core.models import EpisodeResult, Message, Outcome, RewardInfo, RunConfig, Usage
+from tautrait_core.keys import redact
+from tautrait_core.models import (
+    EpisodeResult,
+    Message,
+    ModelCall,
+    Outcome,
+    RewardInfo,
+    RunConfig,
+    Usage,
+)
 
 
 class RunRecord(SQLModel, table=True):
@@ -68,6 +77,7 @@ class EpisodeRecord(SQLModel, table=True):
     error: str | None = None
     agent_usage: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     user_usage: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    calls: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON))
     cost: float | None = None
     steps: int
     duration_s: float
@@ -86,6 +96,7 @@ class EpisodeRecord(SQLModel, table=True):
             error=self.error,
             agent_usage=Usage.model_validate(self.agent_usage),
             user_usage=Usage.model_validate(self.user_usage),
+            calls=[ModelCall.model_validate(c) for c in self.calls or []],
             steps=self.steps,
             duration_s=self.duration_s,
         )
@@ -134,7 +145,12 @@ M001_INITIAL = (
 
 
 MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)"
-MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [("m001_initial", M001_INITIAL)]
+M002_MODEL_CALLS = ("ALTER TABLE episodes ADD COLUMN calls JSON",)
+
+MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
+    ("m001_initial", M001_INITIAL),
+    ("m002_model_calls", M002_MODEL_CALLS),
+]
 """Ordered schema migrations; never edit one that has shipped, add the next."""
 
 
@@ -190,6 +206,7 @@ class ResultStore:
         self, config: RunConfig, task_set: str, task_ids: list[int], plugins: dict[str, str]
     ) -> RunRecord:
         """Record a new run and return it."""
+        config = RunConfig.model_validate_json(redact(config.model_dump_json()))
         record = RunRecord(
             id=new_run_id(),
             created_at=_now(),
@@ -252,7 +269,11 @@ class ResultStore:
     # -- episodes --------------------------------------------------------------------
 
     def save_episode(self, run_id: str, result: EpisodeResult) -> None:
-        """Store one finished episode (replacing an earlier ``error`` of the same pair)."""
+        """Store one finished episode (replacing an earlier ``error`` of the same pair).
+
+        Known API key values are redacted from everything stored.
+        """
+        result = EpisodeResult.model_validate_json(redact(result.model_dump_json()))
         record = EpisodeRecord(
             run_id=run_id,
             task_id=result.task_id,
@@ -265,6 +286,7 @@ class ResultStore:
             error=result.error,
             agent_usage=result.agent_usage.model_dump(),
             user_usage=result.user_usage.model_dump(),
+            calls=[call.model_dump() for call in result.calls],
             cost=episode_cost(result),
             steps=result.steps,
             duration_s=result.duration_s,
@@ -283,6 +305,14 @@ class ResultStore:
                 session.flush()
             session.add(record)
             session.commit()
+
+    def run_spend(self, run_id: str) -> float:
+        """Dollars spent by a run's stored episodes (unknown prices count as 0)."""
+        with self.session() as session:
+            costs = session.exec(
+                select(EpisodeRecord.cost).where(EpisodeRecord.run_id == run_id)
+            ).all()
+        return sum(cost for cost in costs if cost is not None)
 
     def finished_pairs(self, run_id: str) -> set[tuple[int, int]]:
         """(task_id, trial) pairs that finished without an infrastructure error."""

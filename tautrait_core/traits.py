@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from tautrait_core.episode_context import EpisodeContext
-from tautrait_core.models import TraitMix, Usage
+from tautrait_core.models import RunConfig, TraitMix, Usage
 
 
 @dataclass
@@ -34,9 +34,17 @@ class TraitBackend(ABC):
 
     name: ClassVar[str]
     description: ClassVar[str] = ""
+    uses_user_model: ClassVar[bool] = True
+    """Whether generation calls ``--user-model`` (its key is then checked before a run)."""
 
     def __init__(self, context: EpisodeContext) -> None:
         self.context = context
+
+    @classmethod
+    def check_config(cls, config: RunConfig) -> None:
+        """Raise :class:`ConfigError` if the run cannot work with this backend (called
+        before anything runs). The default accepts everything."""
+        return None
 
     @property
     def traits(self) -> TraitMix:

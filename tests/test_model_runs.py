@@ -93,3 +93,25 @@ def test_persistent_provider_failure_is_an_error_and_resume_reruns_it(toy_plugin
     assert resumed.skipped == 0
     assert [r.outcome for r in resumed.results] == [Outcome.PASS, Outcome.PASS]
     assert resumed.metrics.errors == 0
+
+
+def test_max_cost_stops_starting_episodes_and_resume_continues(toy_plugin) -> None:
+    with ScriptedModelServer(GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])) as server:
+        priced = {"agent_model": "openai/gpt-4o-mini", "user_model": "openai/gpt-4o-mini"}
+        report = execute(model_config(server, max_cost=0.00001, **priced))
+        assert report.stop_reason and "--max-cost reached" in report.stop_reason
+        assert report.run.status == "stopped"
+        assert len(report.results) == 1  # the first episode spent more than the limit
+        assert report.metrics.cost and report.metrics.cost > 0.00001
+        resumed = execute(model_config(server, resume=report.run.id, max_cost=1.0, **priced))
+    assert resumed.stop_reason is None and resumed.run.status == "finished"
+    assert sorted(r.task_id for r in resumed.results) == [0, 1, 2]
+    assert all(call.cost for r in resumed.results for call in r.calls)
+
+
+def test_model_calls_are_recorded_per_episode(toy_plugin) -> None:
+    with ScriptedModelServer(GoldScript(toy_plugin.TASKS)) as server:
+        report = execute(model_config(server, task_ids=[0]))
+    calls = report.results[0].calls
+    assert [c.role for c in calls] == ["user", "agent", "agent", "agent", "user"]
+    assert all(c.model.startswith("openai/scripted") and c.attempts == 1 for c in calls)

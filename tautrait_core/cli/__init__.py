@@ -18,6 +18,7 @@ from tautrait_core.cli.root import cli
 COMMAND_MODULES = (
     "tautrait_core.cli.run",
     "tautrait_core.cli.results",
+    "tautrait_core.cli.keys",
 )
 UPSTREAM_MULTI_VALUE = ("--task-ids",)
 

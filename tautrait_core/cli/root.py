@@ -16,7 +16,9 @@ def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
     try:
         return function(*args, **kwargs)
     except TautraitError as exc:
-        raise click.ClickException(str(exc)) from exc
+        from tautrait_core.keys import redact
+
+        raise click.ClickException(redact(str(exc))) from exc
 
 
 def open_store(results_db: Path | None) -> Any:

@@ -74,7 +74,18 @@ from tautrait_core.output import console, echo_json, print_metrics
 @click.option("--max-steps", type=click.IntRange(min=1), default=30, show_default=True)
 @click.option("--max-retries", type=click.IntRange(min=0), default=4, show_default=True)
 @click.option(
-    "--few-shot-file", "--few-shot-displays-path", "few_shot_file", default=None, hidden=True
+    "--max-cost",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Stop starting episodes once the run has spent this many dollars.",
+)
+@click.option("--cache", is_flag=True, help="Reuse stored answers to identical model requests.")
+@click.option(
+    "--few-shot-file",
+    "--few-shot-displays-path",
+    "few_shot_file",
+    default=None,
+    help="JSONL demonstrations for --agent few-shot (each line has messages_display).",
 )
 @click.option("--results-db", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.option("--resume", "resume", default=None, metavar="RUN_ID", help="Continue a stored run.")
@@ -127,11 +138,20 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
                 "run_id": report.run.id,
                 "results_db": str(report.results_db),
                 "metrics": report.metrics.model_dump(),
+                "stop_reason": report.stop_reason,
+                "warnings": report.warnings,
             }
         )
         return
     print_metrics(report.run, report.metrics)
     out = console()
+    for warning in report.warnings:
+        out.print(f"[yellow]Warning: {warning}[/yellow]")
+    if report.stop_reason:
+        out.print(
+            f"[yellow]Stopped early: {report.stop_reason}. Continue with: "
+            f"tautrait run --resume {report.run.id} --max-cost <higher limit>[/yellow]"
+        )
     out.print(f"Results: {report.results_db}  (run {report.run.id})")
     out.print(
         f"  tautrait report {report.run.id}    tautrait export {report.run.id} --format tau-bench"

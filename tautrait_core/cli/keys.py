@@ -1,0 +1,67 @@
+"""``tautrait keys``: store provider API keys (file mode 0600)."""
+
+from __future__ import annotations
+
+import click
+
+from tautrait_core.cli.root import cli, json_option, library_call
+from tautrait_core.output import echo_json
+
+
+@cli.group()
+def keys() -> None:
+    """API keys for model providers (environment variables take precedence)."""
+
+
+@keys.command("set")
+@click.argument("name")
+@click.option("--value", default=None, help="The key (prompted, hidden, when omitted).")
+def keys_set(name: str, value: str | None) -> None:
+    """Store the key for environment variable NAME, e.g. OPENAI_API_KEY."""
+    from tautrait_core.keys import keys_path, set_key
+
+    if value is None:
+        value = click.prompt(f"{name}", hide_input=True)
+    library_call(set_key, name, value)
+    click.echo(f"Stored {name} in {keys_path()}")
+
+
+@keys.command("list")
+@json_option
+def keys_list(as_json: bool) -> None:
+    """Names of stored keys (values are never shown)."""
+    import os
+
+    from tautrait_core.keys import load_keys
+
+    names = sorted(load_keys())
+    rows = [{"name": n, "overridden_by_environment": n in os.environ} for n in names]
+    if as_json:
+        echo_json(rows)
+        return
+    for row in rows:
+        note = (
+            "  (the environment variable is set and wins)"
+            if row["overridden_by_environment"]
+            else ""
+        )
+        click.echo(f"{row['name']}{note}")
+
+
+@keys.command("remove")
+@click.argument("name")
+def keys_remove(name: str) -> None:
+    """Forget the stored key NAME."""
+    from tautrait_core.keys import remove_key
+
+    if not remove_key(name):
+        raise click.ClickException(f"no stored key {name!r}")
+    click.echo(f"Removed {name}")
+
+
+@keys.command("path")
+def keys_path_command() -> None:
+    """Where keys are stored."""
+    from tautrait_core.keys import keys_path
+
+    click.echo(str(keys_path()))

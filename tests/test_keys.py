@@ -1,0 +1,127 @@
+"""API keys: checked before a run, stored with mode 0600, never stored in results."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tautrait_core.cli import cli
+from tautrait_core.errors import ConfigError
+from tautrait_core.models import RunConfig
+from tautrait_core.runner import prepare
+from tautrait_core.testing.scripts import GoldScript
+from tautrait_core.testing.server import ScriptedModelServer, reply_text
+
+PLANTED = "sk-planted-secret-0123456789abcdef"
+
+
+@pytest.fixture
+def no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_missing_key_fails_before_the_run_naming_both_fixes(toy_plugin, no_keys) -> None:
+    config = RunConfig(domain="toylib", agent="tool-calling", agent_model="gpt-4o", user="scripted")
+    with pytest.raises(ConfigError) as error:
+        prepare(config)
+    message = str(error.value)
+    assert "OPENAI_API_KEY" in message
+    assert "export OPENAI_API_KEY=" in message and "tautrait keys set OPENAI_API_KEY" in message
+    user_side = RunConfig(
+        domain="toylib",
+        agent="oracle",
+        user="llm",
+        user_model="anthropic/claude-3-5-sonnet-20240620",
+    )
+    with pytest.raises(ConfigError, match=r"user model .* ANTHROPIC_API_KEY"):
+        prepare(user_side)
+
+
+def test_stored_key_satisfies_the_check_and_is_private(
+    toy_plugin, no_keys, isolated_home, monkeypatch
+) -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["keys", "set", "OPENAI_API_KEY"], input=PLANTED + "\n")
+    assert result.exit_code == 0, result.output
+    assert PLANTED not in result.output
+    path = isolated_home / "keys.json"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    listing = runner.invoke(cli, ["keys", "list", "--json"])
+    assert json.loads(listing.output) == [
+        {"name": "OPENAI_API_KEY", "overridden_by_environment": False}
+    ]
+    prepare(RunConfig(domain="toylib", agent="tool-calling", agent_model="gpt-4o", user="scripted"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # prepare exported it for this process
+    assert runner.invoke(cli, ["keys", "remove", "OPENAI_API_KEY"]).exit_code == 0
+    with pytest.raises(ConfigError):
+        prepare(
+            RunConfig(domain="toylib", agent="tool-calling", agent_model="gpt-4o", user="scripted")
+        )
+
+
+def test_bad_key_names_are_rejected() -> None:
+    result = CliRunner().invoke(cli, ["keys", "set", "openai key", "--value", "x" * 20])
+    assert result.exit_code != 0 and "invalid key name" in result.output
+
+
+def test_a_planted_key_never_reaches_stored_bytes(
+    toy_plugin, isolated_home, monkeypatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", PLANTED)
+    script = GoldScript(toy_plugin.TASKS)
+
+    def leaky(request: dict) -> object:
+        """The agent's final answers quote the key, as a misbehaving provider might."""
+        answer = script(request)
+        if answer.content and request.get("tools"):
+            return reply_text(answer.content + f" (my key is {PLANTED})")
+        return answer
+
+    runner = CliRunner()
+    with ScriptedModelServer(leaky) as server:
+        result = runner.invoke(
+            cli,
+            [
+                "run",
+                "--domain",
+                "toylib",
+                "--agent",
+                "tool-calling",
+                "--agent-model",
+                "openai/scripted",
+                "--agent-api-base",
+                server.base_url,
+                "--user",
+                "llm",
+                "--user-model",
+                "openai/scripted",
+                "--user-api-base",
+                server.base_url,
+                "--cache",
+                "--name",
+                f"run {PLANTED}",
+            ],
+        )
+    assert result.exit_code == 0, result.output
+    assert "Average reward: 1.000" in result.output
+    export = tmp_path / "export.json"
+    outputs = [
+        result.output,
+        runner.invoke(cli, ["report", "latest", "--json"]).output,
+        runner.invoke(cli, ["runs", "list", "--json"]).output,
+        runner.invoke(cli, ["export", "latest", "-o", str(export)]).output,
+    ]
+    stored = [p for p in isolated_home.rglob("*") if p.is_file() and p.name != "keys.json"] + [
+        export
+    ]
+    assert any(p.name == "results.db" for p in stored) and any("cache" in p.name for p in stored)
+    for path in stored:
+        assert PLANTED.encode() not in path.read_bytes(), path
+    for text in outputs:
+        assert PLANTED not in text
+    assert "[redacted]" in export.read_text()
