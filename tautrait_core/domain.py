@@ -285,6 +285,11 @@ class Domain:
             gold actions are replayed).
         upstream: How to read and write the upstream tau-trait data shape (optional; needed
             for ``tautrait import tau-trait`` and the upstream hash).
+        user_table: The table whose primary key is a task's ``user_id`` (for
+            ``tautrait check``).
+        write_tools: Tools that change the database (for ``tautrait check``).
+        error_markers: Regular expressions that mark an observation as an error, besides a
+            leading ``Error`` (for domains whose tools answer "... not found." plainly).
     """
 
     name: str
@@ -297,12 +302,21 @@ class Domain:
     default_task_set: str = "test"
     description: str = ""
     upstream: UpstreamFormat | None = None
+    user_table: type[SQLModel] | None = None
+    write_tools: Sequence[str] = ()
+    error_markers: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         names = [t.name for t in self.tools]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"domain {self.name!r} defines tools twice: {', '.join(duplicates)}")
+
+    def is_error(self, observation: str) -> bool:
+        """Whether an observation reports a failed tool call."""
+        if observation.startswith(("Error", "Unknown action")):
+            return True
+        return any(re.search(marker, observation) for marker in self.error_markers)
 
     @cached_property
     def tools_by_name(self) -> dict[str, Tool]:

@@ -26,9 +26,9 @@ from tautrait_core.models import EpisodeResult, Outcome, RunConfig, Termination
 from tautrait_core.orchestrator import run_episode
 from tautrait_core.paths import default_results_db
 from tautrait_core.plugins import get_plugin_manager
-from tautrait_core.state import StateTemplate, get_template
+from tautrait_core.state import StateTemplate
 from tautrait_core.store import ResultStore, RunRecord, episode_cost
-from tautrait_core.task_sets import resolve_task_set
+from tautrait_core.task_sets import resolve_task_set, template_for
 
 
 class RunProgress(Protocol):
@@ -138,13 +138,6 @@ def schedule(prepared: PreparedRun) -> list[tuple[int, int]]:
     return pairs
 
 
-def template_for(prepared: PreparedRun) -> StateTemplate:
-    """The database template the run's tasks use (built once per process)."""
-    domain, task_set = prepared.domain, prepared.task_set
-    loader = task_set.load_rows or domain.seed_data
-    return get_template(domain.name, task_set.data_id or "builtin", domain.tables, loader)
-
-
 async def _run_one(
     prepared: PreparedRun, template: StateTemplate, task_id: int, trial: int
 ) -> EpisodeResult:
@@ -201,7 +194,7 @@ async def execute_async(config: RunConfig, progress: RunProgress | None = None) 
             prepared.task_ids,
             get_plugin_manager().run_plugin_set(),
         )
-    template = template_for(prepared)
+    template = template_for(prepared.domain, prepared.task_set)
     done = store.finished_pairs(record.id)
     pending = [pair for pair in schedule(prepared) if pair not in done]
     if progress is not None:

@@ -7,12 +7,14 @@ they appear here as ``tau-trait:<split>`` task sets that run on the upstream dat
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from tautrait_core.domain import Domain, TaskSet
 from tautrait_core.errors import UnknownNameError
 from tautrait_core.models import Task
 from tautrait_core.paths import imports_dir
+from tautrait_core.state import StateTemplate, get_template
 
 UPSTREAM_SOURCE = "tau-trait"
 
@@ -38,7 +40,7 @@ def imported_task_sets(domain: Domain) -> dict[str, TaskSet]:
     return task_sets
 
 
-def _task_loader(path: Path):  # type: ignore[no-untyped-def]
+def _task_loader(path: Path) -> Callable[[], list[Task]]:
     def load() -> list[Task]:
         return [Task.model_validate(item) for item in json.loads(path.read_text())]
 
@@ -63,3 +65,9 @@ def resolve_task_set(domain: Domain, name: str | None) -> TaskSet:
             f"tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT"
         )
     raise UnknownNameError(f"task set of domain {domain.name!r}", name, list(task_sets), hint)
+
+
+def template_for(domain: Domain, task_set: TaskSet) -> StateTemplate:
+    """The database template a task set runs on (built once per process)."""
+    loader = task_set.load_rows or domain.seed_data
+    return get_template(domain.name, task_set.data_id or "builtin", domain.tables, loader)

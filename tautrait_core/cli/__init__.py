@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "tautrait_core.cli.run",
     "tautrait_core.cli.results",
     "tautrait_core.cli.keys",
+    "tautrait_core.cli.check",
 )
 UPSTREAM_MULTI_VALUE = ("--task-ids",)
 

@@ -133,6 +133,22 @@ TASKS = [
 ]
 
 
+DEFECTIVE_TASKS = [
+    Task(
+        user_id="ghost_9",
+        instruction="A user who does not exist.",
+        actions=[
+            {"name": "teleport", "kwargs": {}},
+            {"name": "get_book", "kwargs": {"id": "B1"}},
+            {"name": "borrow_book", "kwargs": {"member_id": "ann_1", "book_id": "B3"}},
+            {"name": "get_book", "kwargs": {"book_id": "B1"}},
+        ],
+        outputs=["Dune", "Narnia"],
+    ),
+    TASKS[0],
+]
+
+
 def build_domain() -> Domain:
     return Domain(
         name="toylib",
@@ -148,8 +164,13 @@ def build_domain() -> Domain:
             think,
             transfer_to_librarian,
         ],
-        task_sets={"test": TaskSet(name="test", load_tasks=lambda: TASKS, description="toy tasks")},
+        task_sets={
+            "test": TaskSet(name="test", load_tasks=lambda: TASKS, description="toy tasks"),
+            "defective": TaskSet(name="defective", load_tasks=lambda: DEFECTIVE_TASKS),
+        },
         terminating_tools=["transfer_to_librarian"],
+        user_table=Member,
+        write_tools=["borrow_book", "explode"],
         description="toy library (tests only)",
     )
 

@@ -1,0 +1,56 @@
+"""``tautrait check``: task-set defects, found by replaying gold actions (no model)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import click
+
+from tautrait_core.cli.root import cli, json_option, library_call
+from tautrait_core.output import console, echo_json
+
+
+@cli.command()
+@click.option("--domain", required=True, help="The domain whose tasks to check.")
+@click.option("--task-set", default=None, help="Task set (default: the domain's default).")
+@json_option
+def check(domain: str, task_set: str | None, as_json: bool) -> None:
+    """Report defective tasks: gold actions that error, unknown tools or bad arguments,
+    required outputs no tool output contains, unknown user ids, and write actions that
+    change nothing. Exits with status 1 when any task has a problem."""
+    from tautrait_core.checks import check_task_set
+    from tautrait_core.plugins import lookup
+    from tautrait_core.task_sets import resolve_task_set, template_for
+
+    found = library_call(lookup, "domain", domain)
+    selected = library_call(resolve_task_set, found, task_set)
+    reports = check_task_set(found, selected, template_for(found, selected))
+    defective = [r for r in reports if r.problems]
+    kinds = Counter(p.kind for r in reports for p in r.problems)
+    if as_json:
+        echo_json(
+            {
+                "domain": domain,
+                "task_set": selected.name,
+                "tasks": len(reports),
+                "defective_tasks": len(defective),
+                "problems_by_kind": dict(sorted(kinds.items())),
+                "reports": [r.model_dump() for r in defective],
+            }
+        )
+    else:
+        out = console()
+        for report in defective:
+            out.print(f"task {report.task_id} (user {report.user_id}):")
+            for problem in report.problems:
+                where = (
+                    f"action {problem.action_index}: " if problem.action_index is not None else ""
+                )
+                out.print(f"  {problem.kind}: {where}{problem.detail}")
+        summary = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+        out.print(
+            f"{domain}/{selected.name}: {len(reports)} tasks, {len(defective)} with problems"
+            + (f" ({summary})" if summary else "")
+        )
+    if defective:
+        raise SystemExit(1)
