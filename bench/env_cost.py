@@ -140,8 +140,9 @@ def main() -> None:
             print(json.dumps(result))
             continue
         print(
-            f"{name:<11} median {result['median_ms']:.3f} ms/episode (p90 {result['p90_ms']:.3f}, "
-            f"{result['episodes_timed']} episodes) | baseline {result['baseline_median_ms']:.1f} ms "
+            f"{name:<11} median {result['median_ms']:.3f} ms/episode "
+            f"(p90 {result['p90_ms']:.3f}, {result['episodes_timed']} episodes) | "
+            f"baseline {result['baseline_median_ms']:.1f} ms "
             f"-> {result['speedup_vs_baseline']}x | image {result['image_kib']} KiB, "
             f"build {result['template_build_ms']:.0f} ms | {result['inflight']} in flight: "
             f"+{result['inflight_rss_mib']} MiB (peak RSS {result['peak_rss_mib']} MiB)"
