@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tautrait_core.models import RESPOND_ACTION, EpisodeResult, RunConfig, Task
+from tautrait_core.models import RESPOND_ACTION, EpisodeResult, Message, RunConfig, Task, ToolCall
 
 if TYPE_CHECKING:
     from tautrait_core.runner import RunReport
@@ -96,3 +96,84 @@ def write_result_list(report: RunReport, config: RunConfig) -> Path:
     tasks = prepare(report.run.run_config()).task_set.tasks
     path.write_text(json.dumps(result_list(report.results, tasks), indent=2))
     return path
+
+
+class UpstreamEpisode:
+    """One record of an upstream result list, read back into tautrait's types.
+
+    Attributes:
+        result: The episode (messages from ``traj``; outcome from ``reward``; an episode
+            whose ``info`` holds an ``error`` and no reward info is an ``error``).
+        task: The task embedded in ``info.task`` (``None`` if the record has none).
+    """
+
+    def __init__(self, result: EpisodeResult, task: Task | None) -> None:
+        self.result = result
+        self.task = task
+
+
+def _message(raw: dict[str, Any]) -> Message:
+    calls = [
+        ToolCall(
+            id=call.get("id") or f"call_{index}",
+            name=(call.get("function") or {}).get("name", ""),
+            arguments=(call.get("function") or {}).get("arguments") or "{}",
+        )
+        for index, call in enumerate(raw.get("tool_calls") or [])
+    ]
+    content = raw.get("content")
+    if isinstance(content, list):  # content parts
+        content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return Message(
+        role=raw.get("role", "assistant"),
+        content=content,
+        tool_calls=calls or None,
+        tool_call_id=raw.get("tool_call_id"),
+        name=raw.get("name"),
+    )
+
+
+def read_result_list(path: Path) -> list[UpstreamEpisode]:
+    """Read an upstream result-list JSON file (tau-bench / tau-trait ``EnvRunResult`` list).
+
+    Raises:
+        TaskSetError: the file is not such a list.
+    """
+    from tautrait_core.errors import TaskSetError
+    from tautrait_core.models import Outcome, Termination
+
+    try:
+        records = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise TaskSetError(f"{path}: not a readable JSON file ({exc})") from exc
+    if not isinstance(records, list):
+        raise TaskSetError(
+            f"{path}: expected a JSON list of results (task_id, reward, info, traj, trial)"
+        )
+    episodes = []
+    for position, record in enumerate(records):
+        if not isinstance(record, dict) or "task_id" not in record or "reward" not in record:
+            raise TaskSetError(f"{path}: record {position} lacks task_id/reward")
+        info = record.get("info") or {}
+        task = Task.model_validate(info["task"]) if isinstance(info.get("task"), dict) else None
+        reward = float(record.get("reward") or 0.0)
+        errored = bool(info.get("error")) and not info.get("reward_info")
+        outcome = Outcome.ERROR if errored else Outcome.PASS if reward == 1.0 else Outcome.FAIL
+        messages = [_message(m) for m in record.get("traj") or [] if isinstance(m, dict)]
+        if info.get("reward_info") is None:
+            termination = Termination.MAX_STEPS
+        elif messages and messages[-1].role == "tool":
+            termination = Termination.TERMINATING_TOOL
+        else:
+            termination = Termination.USER_STOP
+        result = EpisodeResult(
+            task_id=int(record["task_id"]),
+            trial=int(record.get("trial") or 0),
+            outcome=outcome,
+            reward=reward,
+            termination=termination,
+            messages=messages,
+            error=str(info["error"]) if info.get("error") else None,
+        )
+        episodes.append(UpstreamEpisode(result, task))
+    return episodes
