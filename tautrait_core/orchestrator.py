@@ -21,6 +21,7 @@ import datetime as dt
 import time
 
 from tautrait_core.agents import Agent
+from tautrait_core.domain import Domain
 from tautrait_core.episode_context import EpisodeContext
 from tautrait_core.errors import ContextWindowError, ProviderError
 from tautrait_core.llm import call_log
@@ -32,9 +33,10 @@ from tautrait_core.models import (
     Outcome,
     RewardInfo,
     Termination,
+    ToolCall,
 )
 from tautrait_core.reward import compute_reward
-from tautrait_core.state import StateTemplate
+from tautrait_core.state import EpisodeDB, StateTemplate
 from tautrait_core.users import UserSimulator
 
 
@@ -45,6 +47,21 @@ class _UserFailure(Exception):
 def invalid_arguments_observation(name: str, error: Exception) -> str:
     """What the agent sees when its tool-call arguments are not a JSON object."""
     return f"Error: the arguments for {name} are not a valid JSON object ({error})"
+
+
+def execute_tool_call(domain: Domain, db: EpisodeDB, call: ToolCall) -> str:
+    """Run one tool call as an episode does: malformed arguments and unknown tools give an
+    ``Error: ...`` observation, never an exception."""
+    try:
+        arguments = call.parsed_arguments()
+    except ValueError as exc:
+        return invalid_arguments_observation(call.name, exc)
+    return domain.run_tool(db, call.name, arguments)
+
+
+def ends_episode(domain: Domain, call: ToolCall) -> bool:
+    """Whether calling ``call`` ends the episode (a registered terminating tool)."""
+    return call.name in domain.terminating_tools and call.name in domain.tools_by_name
 
 
 async def run_episode(
@@ -85,18 +102,13 @@ async def run_episode(
                     messages.append(
                         Message(role="assistant", content=reply.content, tool_calls=[call])
                     )
-                    try:
-                        arguments = call.parsed_arguments()
-                    except ValueError as exc:
-                        observation = invalid_arguments_observation(call.name, exc)
-                    else:
-                        observation = domain.run_tool(db, call.name, arguments)
+                    observation = execute_tool_call(domain, db, call)
                     messages.append(
                         Message(
                             role="tool", content=observation, tool_call_id=call.id, name=call.name
                         )
                     )
-                    if call.name in domain.terminating_tools and call.name in domain.tools_by_name:
+                    if ends_episode(domain, call):
                         termination = Termination.TERMINATING_TOOL
                 else:
                     content = reply.content or ""
