@@ -59,3 +59,7 @@ class ProviderError(TautraitError):
 
 class ContextWindowError(TautraitError):
     """The conversation no longer fits the model's context window (never retried)."""
+
+
+class StorageError(TautraitError):
+    """The results database could not be written (e.g. the disk is full)."""

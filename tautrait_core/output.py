@@ -144,6 +144,11 @@ class ProgressDisplay:
             counts = "pass {pass} fail {fail} error {error}".format(**self._counts)
             self._progress.update(self._task, advance=1, counts=counts)
 
+    def notice(self, text: str) -> None:
+        """A message shown above the progress bar (e.g. after Ctrl-C)."""
+        target = self._progress.console if self._progress is not None else console(stderr=True)
+        target.print(f"[yellow]{text}[/yellow]")
+
     def close(self) -> None:
         if self._progress is not None:
             self._progress.stop()

@@ -10,16 +10,21 @@ infrastructure error.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import random
+import signal
+import threading
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from tautrait_core.domain import Domain, TaskSet
 from tautrait_core.episode_context import EpisodeContext
-from tautrait_core.errors import ConfigError
+from tautrait_core.errors import ConfigError, StorageError
 from tautrait_core.keys import require_keys
 from tautrait_core.metrics import RunMetrics, summarize
 from tautrait_core.models import EpisodeResult, Outcome, RunConfig, Termination
@@ -165,8 +170,13 @@ async def _run_one(
         )
 
 
-async def execute_async(config: RunConfig, progress: RunProgress | None = None) -> RunReport:
-    """Run (or resume) a configuration to the end; see the module docstring."""
+async def execute_async(
+    config: RunConfig, progress: RunProgress | None = None, handle_signals: bool = False
+) -> RunReport:
+    """Run (or resume) a configuration to the end; see the module docstring.
+
+    With ``handle_signals`` (the CLI), Ctrl-C is handled by :class:`StopControl`.
+    """
     store = ResultStore(config.results_db or default_results_db())
     if config.resume:
         record = store.get_run(config.resume)
@@ -205,15 +215,28 @@ async def execute_async(config: RunConfig, progress: RunProgress | None = None) 
     for pair in pending:
         queue.put_nowait(pair)
     budget = SpendTracker(config.max_cost, store.run_spend(record.id))
+    control = StopControl(progress)
+    running: dict[asyncio.Task[None], tuple[int, int]] = {}
 
     async def worker() -> None:
-        while not budget.exhausted():
+        while not budget.exhausted() and not control.stop_requested:
             try:
                 task_id, trial = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
+            current = asyncio.current_task()
+            assert current is not None
+            running[current] = (task_id, trial)
             result = await _run_one(prepared, template, task_id, trial)
-            store.save_episode(record.id, result)
+            del running[current]
+            try:
+                store.save_episode(record.id, result)
+            except SQLAlchemyError as exc:
+                raise StorageError(
+                    f"could not store task {task_id} trial {trial} in {store.path}: "
+                    f"{getattr(exc, 'orig', exc)}. Nothing stored so far is lost; fix the cause "
+                    f"(e.g. free disk space), then continue with: tautrait run --resume {record.id}"
+                ) from exc
             budget.add(result)
             if progress is not None:
                 progress.episode_finished(result)
@@ -221,15 +244,26 @@ async def execute_async(config: RunConfig, progress: RunProgress | None = None) 
     workers = [
         asyncio.create_task(worker()) for _ in range(min(config.concurrency, len(pending)) or 1)
     ]
+    control.watch(workers, running, handle_signals)
     try:
         await asyncio.gather(*workers)
+    except asyncio.CancelledError:
+        if not control.cancelled:
+            raise
     except BaseException:
         for task in workers:
             task.cancel()
-        store.set_status(record.id, "interrupted")
+        _set_status_quietly(store, record.id, "interrupted")
         raise
-    stop_reason = budget.stop_reason() if not queue.empty() else None
-    store.set_status(record.id, "stopped" if stop_reason else "finished")
+    finally:
+        control.unwatch()
+    if control.stop_requested:
+        stop_reason = control.reason()
+        status = "interrupted"
+    else:
+        stop_reason = budget.stop_reason() if not queue.empty() else None
+        status = "stopped" if stop_reason else "finished"
+    store.set_status(record.id, status)
     results = store.episodes(record.id)
     record = store.get_run(record.id)
     return RunReport(
@@ -241,6 +275,67 @@ async def execute_async(config: RunConfig, progress: RunProgress | None = None) 
         stop_reason=stop_reason,
         warnings=budget.warnings,
     )
+
+
+def _set_status_quietly(store: ResultStore, run_id: str, status: str) -> None:
+    with contextlib.suppress(SQLAlchemyError):  # the database itself may be what failed
+        store.set_status(run_id, status)
+
+
+class StopControl:
+    """Ctrl-C handling: the first interrupt stops new episodes and lets running ones finish;
+    a second one abandons the running episodes (they are not stored and run again on resume).
+    """
+
+    def __init__(self, progress: RunProgress | None) -> None:
+        self.progress = progress
+        self.stop_requested = False
+        self.cancelled = False
+        self.abandoned: list[tuple[int, int]] = []
+        self._workers: list[asyncio.Task[None]] = []
+        self._running: dict[asyncio.Task[None], tuple[int, int]] = {}
+        self._installed = False
+
+    def watch(
+        self,
+        workers: list[asyncio.Task[None]],
+        running: dict[asyncio.Task[None], tuple[int, int]],
+        handle_signals: bool,
+    ) -> None:
+        self._workers, self._running = workers, running
+        if handle_signals and threading.current_thread() is threading.main_thread():
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, self.interrupt)
+            self._installed = True
+
+    def unwatch(self) -> None:
+        if self._installed:
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+            self._installed = False
+
+    def interrupt(self) -> None:
+        """What a Ctrl-C does (also callable directly)."""
+        if not self.stop_requested:
+            self.stop_requested = True
+            self._notice(
+                f"Stopping: no new episodes; waiting for {len(self._running)} running episodes "
+                "to finish (press Ctrl-C again to abandon them)"
+            )
+            return
+        self.cancelled = True
+        self.abandoned = sorted(self._running.values())
+        for task in self._workers:
+            task.cancel()
+
+    def reason(self) -> str:
+        if self.abandoned:
+            pairs = ", ".join(f"task {t} trial {r}" for t, r in self.abandoned)
+            return f"interrupted; abandoned running episodes ({pairs}) run again on resume"
+        return "interrupted; running episodes finished and were stored"
+
+    def _notice(self, text: str) -> None:
+        notice = getattr(self.progress, "notice", None)
+        if notice is not None:
+            notice(text)
 
 
 class SpendTracker:
@@ -272,9 +367,11 @@ class SpendTracker:
         return f"--max-cost reached: spent ${self.spent:.4f} of ${self.limit:.4f}"
 
 
-def execute(config: RunConfig, progress: RunProgress | None = None) -> RunReport:
+def execute(
+    config: RunConfig, progress: RunProgress | None = None, handle_signals: bool = False
+) -> RunReport:
     """Synchronous wrapper of :func:`execute_async`."""
-    return asyncio.run(execute_async(config, progress))
+    return asyncio.run(execute_async(config, progress, handle_signals))
 
 
 def run(config: RunConfig | dict[str, Any]) -> list[EpisodeResult]:

@@ -148,14 +148,17 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     for warning in report.warnings:
         out.print(f"[yellow]Warning: {warning}[/yellow]")
     if report.stop_reason:
+        hint = " --max-cost <higher limit>" if "--max-cost" in report.stop_reason else ""
         out.print(
             f"[yellow]Stopped early: {report.stop_reason}. Continue with: "
-            f"tautrait run --resume {report.run.id} --max-cost <higher limit>[/yellow]"
+            f"tautrait run --resume {report.run.id}{hint}[/yellow]"
         )
     out.print(f"Results: {report.results_db}  (run {report.run.id})")
     out.print(
         f"  tautrait report {report.run.id}    tautrait export {report.run.id} --format tau-bench"
     )
+    if report.run.status == "interrupted":
+        sys.exit(130)
 
 
 def _execute_with_progress(config: Any, quiet: bool) -> Any:
@@ -164,13 +167,13 @@ def _execute_with_progress(config: Any, quiet: bool) -> Any:
 
     progress = ProgressDisplay(enabled=not quiet)
     try:
-        return library_call(execute, config, progress)
-    except KeyboardInterrupt:
+        return library_call(execute, config, progress, handle_signals=True)
+    except KeyboardInterrupt:  # before the run's own Ctrl-C handling was in place
         progress.close()
-        run_id = progress.run_id
         message = "Interrupted."
-        if run_id:
-            message += f" Finished episodes are saved. Resume with: tautrait run --resume {run_id}"
+        if progress.run_id:
+            resume = f"tautrait run --resume {progress.run_id}"
+            message += f" Finished episodes are saved. Resume with: {resume}"
         console(stderr=True).print(message)
         sys.exit(130)
     finally:
