@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
+from os import PathLike
 from typing import Any, Literal
 
 from pydantic import (
@@ -398,6 +399,11 @@ class RunConfig(BaseModel):
                 }
                 data.setdefault("trait_backend", "steer")
         return data
+
+    @field_validator("results_db", "few_shot_file", "export_path", "log_dir", mode="before")
+    @classmethod
+    def _paths(cls, value: object) -> object:
+        return str(value) if isinstance(value, PathLike) else value
 
     @field_validator("shuffle", mode="before")
     @classmethod

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ import pytest
 from tautrait_core.errors import PluginError, UnknownNameError
 from tautrait_core.hookspecs import hookimpl
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+from tests.distributions import make_distribution, run_tautrait
 
 AGENT_PLUGIN = """
 from tautrait_core import hookimpl
@@ -37,27 +36,8 @@ def register_commands(cli):
 """
 
 
-def make_distribution(
-    site: Path, dist: str, module: str, source: str, version: str = "1.2.0"
-) -> None:
-    """A minimal installed distribution: a module plus dist-info with a tautrait entry point."""
-    (site / f"{module}.py").write_text(textwrap.dedent(source))
-    info = site / f"{dist.replace('-', '_')}-{version}.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")
-    (info / "entry_points.txt").write_text(f"[tautrait]\n{module} = {module}\n")
-
-
 def tautrait(site: Path, *arguments: str, **environment: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "TAUTRAIT_LOAD_PLUGINS"}
-    env.update(PYTHONPATH=str(site), **environment)
-    return subprocess.run(
-        [sys.executable, "-m", "tautrait_core", *arguments],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    return run_tautrait(site, *arguments, **environment)
 
 
 @pytest.fixture

@@ -13,12 +13,20 @@ from tautrait_core.errors import TautraitError
 
 def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call into the library, turning its typed errors into CLI errors."""
+    from pydantic import ValidationError
+
     try:
         return function(*args, **kwargs)
     except TautraitError as exc:
         from tautrait_core.keys import redact
 
         raise click.ClickException(redact(str(exc))) from exc
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in error['loc']) or 'value'}: {error['msg']}"
+            for error in exc.errors()
+        )
+        raise click.ClickException(f"invalid settings: {problems}") from exc
 
 
 def open_store(results_db: Path | None) -> Any:
