@@ -240,11 +240,10 @@ def _completion(litellm: Any, response: Any, cached: bool = False) -> Completion
     usage_info = getattr(response, "usage", None)
     if cached:
         cost: float | None = 0.0
-    else:
-        try:
-            cost = float(litellm.completion_cost(completion_response=response))
-        except Exception:  # the model has no known price
-            cost = None
+    else:  # litellm prices every response it returns; None when the model has no known price
+        hidden = getattr(response, "_hidden_params", None) or {}
+        priced = hidden.get("response_cost")
+        cost = float(priced) if priced is not None else None
     usage = Usage(
         calls=1,
         prompt_tokens=getattr(usage_info, "prompt_tokens", 0) or 0,
