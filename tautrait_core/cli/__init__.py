@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "tautrait_core.cli.results",
     "tautrait_core.cli.keys",
     "tautrait_core.cli.check",
+    "tautrait_core.cli.new",
 )
 UPSTREAM_MULTI_VALUE = ("--task-ids",)
 

@@ -1,0 +1,30 @@
+"""``tautrait new domain|user NAME``: scaffold a plugin package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tautrait_core.cli.root import cli, library_call
+
+
+@cli.command()
+@click.argument("kind", type=click.Choice(["domain", "user"]))
+@click.argument("name")
+@click.option(
+    "--dir",
+    "parent",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Where to create the package folder.",
+)
+def new(kind: str, name: str, parent: Path) -> None:
+    """Create a working plugin package: pyproject with its entry point, example code,
+    tests. Install it with pip install -e '.[test]' and run pytest."""
+    from tautrait_core.scaffold import create_plugin
+
+    target = library_call(create_plugin, kind, name, parent)
+    click.echo(f"Created {target}")
+    click.echo(f"  cd {target} && pip install -e '.[test]' && pytest")
