@@ -12,14 +12,17 @@ This module is imported on every start of the CLI, so it imports nothing heavy.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pluggy
 
 if TYPE_CHECKING:
     import click
 
+    from tautrait_core.agents import Agent
     from tautrait_core.domain import Domain
+    from tautrait_core.traits import TraitBackend
+    from tautrait_core.users import UserSimulator
 
 PROJECT_NAME = "tautrait"
 
@@ -36,7 +39,7 @@ def register_domains(register: Callable[[Domain], None]) -> None:
 
 
 @hookspec
-def register_agents(register: Callable[[type[Any]], None]) -> None:
+def register_agents(register: Callable[[type[Agent]], None]) -> None:
     """Register agent strategies.
 
     :param register: call ``register(AgentClass)``; the class has a ``name`` attribute and
@@ -45,7 +48,7 @@ def register_agents(register: Callable[[type[Any]], None]) -> None:
 
 
 @hookspec
-def register_user_simulators(register: Callable[[type[Any]], None]) -> None:
+def register_user_simulators(register: Callable[[type[UserSimulator]], None]) -> None:
     """Register user simulator strategies.
 
     :param register: call ``register(UserClass)``; the class has a ``name`` attribute and is
@@ -54,7 +57,7 @@ def register_user_simulators(register: Callable[[type[Any]], None]) -> None:
 
 
 @hookspec
-def register_trait_backends(register: Callable[[type[Any]], None]) -> None:
+def register_trait_backends(register: Callable[[type[TraitBackend]], None]) -> None:
     """Register trait backends: how a trait mix changes the simulated user's generation.
 
     :param register: call ``register(BackendClass)``; the class has a ``name`` attribute
