@@ -27,8 +27,11 @@ PAIRS = {(task, trial) for task in range(len(TASKS)) for trial in range(TRIALS)}
 def stored_pairs(database: Path) -> list[tuple[int, int]]:
     if not database.exists():
         return []
-    with sqlite3.connect(database) as connection:
-        return [tuple(row) for row in connection.execute("SELECT task_id, trial FROM episodes")]
+    try:
+        with sqlite3.connect(database) as connection:
+            return [tuple(row) for row in connection.execute("SELECT task_id, trial FROM episodes")]
+    except sqlite3.OperationalError:  # the run is still creating its tables
+        return []
 
 
 def wait_for(predicate, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
