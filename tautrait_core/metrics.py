@@ -5,12 +5,19 @@ of which ``c`` succeeded. Episodes with outcome ``error`` (infrastructure failur
 scored: they are counted separately and left out of both the average and pass^k. When
 errors leave a task with fewer than ``k`` scored trials, that task is left out of pass^k
 for that ``k`` and the number of tasks counted is reported with it.
+
+Confidence intervals are percentile bootstrap intervals over tasks: the tasks a value
+averages over are resampled with replacement (``DEFAULT_RESAMPLES`` times, from a seeded
+generator, so a report is reproducible), the value is recomputed on every resample, and
+the interval is the central ``confidence`` share of those values. Trials stay with their
+task, so the interval reflects how much the value depends on which tasks were drawn.
 """
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from math import comb
 
 from pydantic import BaseModel
@@ -18,6 +25,9 @@ from pydantic import BaseModel
 from tautrait_core.models import EpisodeResult, Outcome, Usage
 
 SUCCESS_TOLERANCE = 1e-6
+DEFAULT_RESAMPLES = 2000
+DEFAULT_CONFIDENCE = 0.95
+DEFAULT_BOOTSTRAP_SEED = 0
 
 
 def is_success(reward: float) -> bool:
@@ -92,3 +102,64 @@ def summarize(results: list[EpisodeResult], max_k: int | None = None) -> RunMetr
         agent_usage=agent_usage,
         user_usage=user_usage,
     )
+
+
+class PassHatKInterval(BaseModel):
+    """pass^k with its bootstrap confidence interval over tasks."""
+
+    k: int
+    value: float
+    tasks: int
+    low: float
+    high: float
+
+
+def bootstrap_draws(count: int, resamples: int, seed: int) -> list[list[int]]:
+    """``resamples`` lists of ``count`` indices into ``range(count)``, drawn with replacement."""
+    rng = random.Random(seed)
+    population = range(count)
+    return [rng.choices(population, k=count) for _ in range(resamples)]
+
+
+def percentile_interval(samples: Sequence[float], confidence: float) -> tuple[float, float]:
+    """The central ``confidence`` share of ``samples`` (linear interpolation between ranks)."""
+    if not samples:
+        raise ValueError("no samples to take an interval of")
+    ordered = sorted(samples)
+    tail = (1.0 - confidence) / 2.0
+    return _quantile(ordered, tail), _quantile(ordered, 1.0 - tail)
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    position = q * (len(ordered) - 1)
+    lower = int(position)
+    upper = min(lower + 1, len(ordered) - 1)
+    return ordered[lower] + (ordered[upper] - ordered[lower]) * (position - lower)
+
+
+def pass_hat_k_intervals(
+    results: list[EpisodeResult],
+    max_k: int | None = None,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_BOOTSTRAP_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> list[PassHatKInterval]:
+    """pass^k for k = 1..max_k, each with a bootstrap interval over its eligible tasks."""
+    counts = task_counts(results)
+    top_k = max_k if max_k is not None else max((n for _, n in counts.values()), default=0)
+    intervals = []
+    for k in range(1, top_k + 1):
+        per_task = [comb(c, k) / comb(n, k) for _, (c, n) in sorted(counts.items()) if n >= k]
+        point = pass_hat_k(counts, k)
+        if not per_task:
+            intervals.append(PassHatKInterval(k=k, value=0.0, tasks=0, low=0.0, high=0.0))
+            continue
+        samples = [
+            sum(per_task[i] for i in draw) / len(draw)
+            for draw in bootstrap_draws(len(per_task), resamples, seed)
+        ]
+        low, high = percentile_interval(samples, confidence)
+        intervals.append(
+            PassHatKInterval(k=k, value=point.value, tasks=point.tasks, low=low, high=high)
+        )
+    return intervals
