@@ -102,6 +102,27 @@ class EpisodeRecord(SQLModel, table=True):
         )
 
 
+class DiagnosisRecord(SQLModel, table=True):
+    """Why a failed episode failed, as judged by a model (``tautrait diagnose``)."""
+
+    __tablename__ = "diagnoses"
+    __table_args__ = (UniqueConstraint("run_id", "task_id", "trial"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="runs.id")
+    task_id: int
+    trial: int
+    fault: str
+    """``user``, ``agent`` or ``environment``."""
+    fault_type: str
+    """``goal_partially_completed``, ``wrong_tool``, ``wrong_argument``,
+    ``unintended_action`` or ``other``."""
+    explanation: str
+    model: str
+    cost: float | None = None
+    created_at: str = ""
+
+
 M001_INITIAL = (
     """CREATE TABLE runs (
         id VARCHAR NOT NULL PRIMARY KEY,
@@ -147,9 +168,26 @@ M001_INITIAL = (
 MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT)"
 M002_MODEL_CALLS = ("ALTER TABLE episodes ADD COLUMN calls JSON",)
 
+M003_DIAGNOSES = (
+    """CREATE TABLE diagnoses (
+        id INTEGER NOT NULL PRIMARY KEY,
+        run_id VARCHAR NOT NULL REFERENCES runs (id),
+        task_id INTEGER NOT NULL,
+        trial INTEGER NOT NULL,
+        fault VARCHAR NOT NULL,
+        fault_type VARCHAR NOT NULL,
+        explanation VARCHAR NOT NULL,
+        model VARCHAR NOT NULL,
+        cost FLOAT,
+        created_at VARCHAR NOT NULL,
+        UNIQUE (run_id, task_id, trial)
+    )""",
+)
+
 MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     ("m001_initial", M001_INITIAL),
     ("m002_model_calls", M002_MODEL_CALLS),
+    ("m003_diagnoses", M003_DIAGNOSES),
 ]
 """Ordered schema migrations; never edit one that has shipped, add the next."""
 
@@ -344,6 +382,36 @@ class ResultStore:
         for outcome in rows:
             counts[outcome] = counts.get(outcome, 0) + 1
         return counts
+
+    # -- diagnoses -------------------------------------------------------------------
+
+    def save_diagnosis(self, diagnosis: DiagnosisRecord) -> None:
+        """Store a diagnosis, replacing an earlier one of the same episode."""
+        with self.session() as session:
+            existing = session.exec(
+                select(DiagnosisRecord).where(
+                    DiagnosisRecord.run_id == diagnosis.run_id,
+                    DiagnosisRecord.task_id == diagnosis.task_id,
+                    DiagnosisRecord.trial == diagnosis.trial,
+                )
+            ).first()
+            if existing is not None:
+                session.delete(existing)
+                session.flush()
+            diagnosis.created_at = diagnosis.created_at or _now()
+            session.add(diagnosis)
+            session.commit()
+
+    def diagnoses(self, run_id: str) -> list[DiagnosisRecord]:
+        """The stored diagnoses of a run, ordered by trial then task."""
+        with self.session() as session:
+            return list(
+                session.exec(
+                    select(DiagnosisRecord)
+                    .where(DiagnosisRecord.run_id == run_id)
+                    .order_by(DiagnosisRecord.trial, DiagnosisRecord.task_id)  # type: ignore[arg-type]
+                ).all()
+            )
 
 
 def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
