@@ -18,6 +18,7 @@ from tautrait_core.cli.root import cli
 COMMAND_MODULES = (
     "tautrait_core.cli.run",
     "tautrait_core.cli.results",
+    "tautrait_core.cli.reports",
     "tautrait_core.cli.keys",
     "tautrait_core.cli.check",
     "tautrait_core.cli.new",

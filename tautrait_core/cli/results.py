@@ -1,4 +1,4 @@
-"""Commands over installed parts and stored results: plugins, tasks, runs, report, export."""
+"""Commands over installed parts and stored results: plugins, tasks, runs, export, import."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
-from tautrait_core.output import console, echo_json, print_metrics, runs_table
+from tautrait_core.output import console, echo_json, runs_table
 
 
 @cli.command()
@@ -84,52 +84,6 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
         echo_json(rows)
     else:
         console().print(runs_table(rows))
-
-
-@cli.command()
-@click.argument("run_id")
-@results_db_option
-@json_option
-def report(run_id: str, results_db: Path | None, as_json: bool) -> None:
-    """Metrics of a run: average reward, pass^k, errors and cost (RUN_ID or 'latest')."""
-    from tautrait_core.metrics import summarize
-
-    store = open_store(results_db)
-    record = library_call(store.get_run, run_id)
-    results = store.episodes(record.id)
-    metrics = summarize(results, max_k=record.num_trials)
-    errors = [
-        {
-            "task_id": r.task_id,
-            "trial": r.trial,
-            "termination": r.termination.value,
-            "error": r.error,
-        }
-        for r in results
-        if r.outcome.value == "error"
-    ]
-    if as_json:
-        echo_json(
-            {
-                "run": record.model_dump(exclude={"config"}),
-                "config": record.config,
-                "metrics": metrics.model_dump(),
-                "errors": errors,
-            }
-        )
-        return
-    print_metrics(record, metrics)
-    expected = len(record.task_ids) * record.num_trials
-    if metrics.episodes < expected:
-        console().print(
-            f"{expected - metrics.episodes} of {expected} episodes not run yet "
-            f"(status {record.status}). Continue with: tautrait run --resume {record.id}"
-        )
-    for error in errors[:10]:
-        first_line = (error["error"] or "").splitlines()[0] if error["error"] else ""
-        console().print(f"  error: task {error['task_id']} trial {error['trial']}: {first_line}")
-    if errors:
-        console().print(f"Errors are re-run by: tautrait run --resume {record.id}")
 
 
 @cli.command()

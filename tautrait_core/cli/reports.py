@@ -1,0 +1,372 @@
+"""Commands that read stored runs: report, compare, show, diagnose, import-results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
+from tautrait_core.output import console, echo_json, format_cost
+
+if TYPE_CHECKING:
+    from tautrait_core.reports.summary import BootstrapSettings, RunSummary
+    from tautrait_core.reports.trait_drop import TraitDropTable
+
+
+def bootstrap_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--resamples``, ``--seed`` and ``--confidence`` of the confidence intervals."""
+    command = click.option(
+        "--confidence",
+        type=click.FloatRange(0.5, 1.0, min_open=False, max_open=True),
+        default=0.95,
+        show_default=True,
+        help="Confidence level of the intervals.",
+    )(command)
+    command = click.option(
+        "--seed",
+        "bootstrap_seed",
+        type=int,
+        default=0,
+        show_default=True,
+        help="Seed of the bootstrap resampling (same seed, same intervals).",
+    )(command)
+    return click.option(
+        "--resamples",
+        type=click.IntRange(min=1),
+        default=2000,
+        show_default=True,
+        help="Bootstrap resamples of the tasks for the confidence intervals.",
+    )(command)
+
+
+def _bootstrap(resamples: int, bootstrap_seed: int, confidence: float) -> BootstrapSettings:
+    from tautrait_core.reports.summary import BootstrapSettings
+
+    return BootstrapSettings(resamples=resamples, seed=bootstrap_seed, confidence=confidence)
+
+
+def _summaries(
+    results_db: Path | None, run_ids: tuple[str, ...], bootstrap: BootstrapSettings
+) -> list[RunSummary]:
+    from tautrait_core.reports.summary import summarize_run
+
+    store = open_store(results_db)
+    records = [library_call(store.get_run, run_id) for run_id in run_ids]
+    return [summarize_run(store, record, bootstrap) for record in records]
+
+
+def _trait_drop(
+    summaries: list[RunSummary], allow_mismatch: bool, bootstrap: BootstrapSettings
+) -> TraitDropTable:
+    from tautrait_core.reports.grouping import group_runs
+    from tautrait_core.reports.trait_drop import trait_drop_table
+
+    groups = group_runs([s.record for s in summaries], allow_mismatch)
+    return trait_drop_table(groups, {s.record.id: s.results for s in summaries}, bootstrap)
+
+
+@cli.command()
+@click.argument("run_ids", nargs=-1, required=True, metavar="RUN...")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write a self-contained HTML report (charts, success grid, transcripts).",
+)
+@click.option(
+    "--allow-mismatch",
+    is_flag=True,
+    help="In the HTML trait-drop chart, compare runs whose settings differ.",
+)
+@bootstrap_options
+@results_db_option
+@json_option
+def report(
+    run_ids: tuple[str, ...],
+    html_path: Path | None,
+    allow_mismatch: bool,
+    resamples: int,
+    bootstrap_seed: int,
+    confidence: float,
+    results_db: Path | None,
+    as_json: bool,
+) -> None:
+    """Metrics of runs: average reward, pass^k with confidence intervals, errors, cost.
+
+    RUN is a run id, a unique prefix of one, or 'latest'. Intervals are percentile
+    bootstrap intervals over tasks (tasks resampled with replacement, their trials kept
+    together). --json prints one object for one run, a list for several.
+    """
+    from tautrait_core.reports.terminal import summary_view
+
+    bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
+    summaries = _summaries(results_db, run_ids, bootstrap)
+    if html_path is not None:
+        _write_html(html_path, summaries, allow_mismatch, bootstrap)
+    if as_json:
+        documents = [summary.as_json(bootstrap) for summary in summaries]
+        echo_json(documents[0] if len(documents) == 1 else documents)
+        return
+    out = console()
+    for index, summary in enumerate(summaries):
+        if index:
+            out.print()
+        for line in summary_view(summary, confidence):
+            out.print(line)
+
+
+def _write_html(
+    path: Path, summaries: list[RunSummary], allow_mismatch: bool, bootstrap: BootstrapSettings
+) -> None:
+    from tautrait_core.errors import TautraitError
+    from tautrait_core.reports.html import html_report
+
+    table, note = None, None
+    if len({summary.record.traits for summary in summaries}) > 1:
+        try:
+            table = _trait_drop(summaries, allow_mismatch, bootstrap)
+        except TautraitError as exc:
+            note = f"No trait-drop chart: {exc}"
+            console(stderr=True).print(note, markup=False, style="yellow")
+    path.write_text(html_report(summaries, bootstrap, table, note), encoding="utf-8")
+    console(stderr=True).print(f"Wrote {path}", markup=False)
+
+
+@cli.command()
+@click.argument("run_ids", nargs=-1, required=True, metavar="BASE RUN...")
+@click.option(
+    "--allow-mismatch",
+    is_flag=True,
+    help="Compare runs that differ in more than their traits (the differences are listed).",
+)
+@bootstrap_options
+@results_db_option
+@json_option
+def compare(
+    run_ids: tuple[str, ...],
+    allow_mismatch: bool,
+    resamples: int,
+    bootstrap_seed: int,
+    confidence: float,
+    results_db: Path | None,
+    as_json: bool,
+) -> None:
+    """Trait-drop table: relative change of pass^1 of runs with traits against no-trait runs.
+
+    Pass a no-trait BASE run and the runs with traits, or every run of a sweep: runs are
+    grouped by their settings (domain, task set and ids, agent, models, user, temperature,
+    max steps, trait backend, ...), each group's no-trait run is its base, and each group
+    is a row. Runs whose settings differ from every base are refused unless
+    --allow-mismatch. Intervals: percentile bootstrap over tasks, paired by task.
+    """
+    from tautrait_core.reports.terminal import trait_drop_view
+
+    if len(run_ids) < 2:
+        raise click.UsageError("compare needs a no-trait base run and at least one run with traits")
+    bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
+    summaries = _summaries(results_db, run_ids, bootstrap)
+    table = library_call(_trait_drop, summaries, allow_mismatch, bootstrap)
+    if as_json:
+        echo_json(table.model_dump())
+        return
+    out = console()
+    for view in trait_drop_view(table):
+        out.print(view)
+
+
+@cli.command()
+@click.argument("run_id")
+@click.option("--task", "task_id", type=int, required=True, help="Task id.")
+@click.option("--trial", type=int, default=0, show_default=True, help="Trial number.")
+@click.option("--full-system", is_flag=True, help="Show the agent's whole system prompt.")
+@results_db_option
+@json_option
+def show(
+    run_id: str,
+    task_id: int,
+    trial: int,
+    full_system: bool,
+    results_db: Path | None,
+    as_json: bool,
+) -> None:
+    """One episode as a readable transcript: messages, tool calls, reward breakdown."""
+    from tautrait_core.reports.terminal import episode_view
+
+    store = open_store(results_db)
+    record = library_call(store.get_run, run_id)
+    results = store.episodes(record.id)
+    result = next((r for r in results if r.task_id == task_id and r.trial == trial), None)
+    if result is None:
+        trials = sorted(r.trial for r in results if r.task_id == task_id)
+        if trials:
+            hint = f"task {task_id} has trials {', '.join(map(str, trials))}"
+        else:
+            tasks = sorted({r.task_id for r in results})
+            hint = f"stored tasks: {_id_list(tasks)}" if tasks else "the run has no episodes yet"
+        raise click.ClickException(f"run {record.id} has no task {task_id} trial {trial}; {hint}")
+    diagnosis = next(
+        (d for d in store.diagnoses(record.id) if (d.task_id, d.trial) == (task_id, trial)),
+        None,
+    )
+    if as_json:
+        echo_json(
+            {
+                "run_id": record.id,
+                "episode": result.model_dump(mode="json"),
+                "diagnosis": diagnosis.model_dump() if diagnosis else None,
+            }
+        )
+        return
+    out = console()
+    for view in episode_view(record, result, diagnosis, full_system):
+        out.print(view)
+
+
+def _id_list(ids: list[int]) -> str:
+    shown = ", ".join(map(str, ids[:20]))
+    return shown + (f", ... ({len(ids)} tasks)" if len(ids) > 20 else "")
+
+
+@cli.command()
+@click.argument("run_id")
+@click.option("--model", required=True, help="litellm model name of the judge.")
+@click.option("--api-base", default=None, help="OpenAI-compatible server for the judge.")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=4,
+    show_default=True,
+    help="Episodes diagnosed at once.",
+)
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Diagnose at most N.")
+@click.option("--redo", is_flag=True, help="Diagnose again episodes that have a diagnosis.")
+@results_db_option
+@json_option
+def diagnose(
+    run_id: str,
+    model: str,
+    api_base: str | None,
+    concurrency: int,
+    limit: int | None,
+    redo: bool,
+    results_db: Path | None,
+    as_json: bool,
+) -> None:
+    """Ask a model who caused each failed episode (user, agent, environment) and how.
+
+    One call per failed episode (passes and infrastructure errors are skipped); the
+    answers are stored with the run and shown by report and show.
+    """
+    import asyncio
+
+    from tautrait_core.keys import require_keys
+    from tautrait_core.llm import ModelSpec
+    from tautrait_core.reports.diagnose import diagnose_run
+
+    store = open_store(results_db)
+    record = library_call(store.get_run, run_id)
+    library_call(require_keys, model, None, api_base, "diagnosis")
+    spec = ModelSpec(model=model, api_base=api_base, temperature=0.0, role="diagnose")
+    outcome = library_call(asyncio.run, diagnose_run(store, record, spec, concurrency, redo, limit))
+    if as_json:
+        echo_json(
+            {
+                "run_id": record.id,
+                "diagnosed": [d.model_dump() for d in outcome.diagnosed],
+                "unreadable": [list(item) for item in outcome.unreadable],
+                "failed": [list(item) for item in outcome.failed],
+                "skipped": outcome.skipped,
+                "tasks_known": outcome.tasks_known,
+                "cost": outcome.cost,
+            }
+        )
+        return
+    out = console()
+    if not outcome.tasks_known:
+        out.print(
+            f"Note: task set {record.task_set!r} of domain {record.domain!r} is not installed; "
+            "the judge saw the conversation and the check but not the task.",
+            markup=False,
+            style="yellow",
+        )
+    out.print(
+        f"Diagnosed {len(outcome.diagnosed)} failed episodes of run {record.id} with {model}"
+        f" ({outcome.skipped} already diagnosed); cost {format_cost(outcome.cost)}",
+        markup=False,
+    )
+    for task_id, trial, why in outcome.unreadable + outcome.failed:
+        out.print(f"  not diagnosed: task {task_id} trial {trial}: {why}", markup=False)
+    if outcome.unreadable or outcome.failed:
+        out.print(f"Run the command again to retry those. Counts: tautrait report {record.id}")
+
+
+@cli.command("import-results")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--domain", default=None, help="Domain [default: read from the file name].")
+@click.option("--name", default=None, help="Run name [default: the file name].")
+@click.option("--task-set", default="tau-trait:test", show_default=True)
+@click.option("--traits", default=None, help="The run's trait mix, e.g. impatience=high.")
+@click.option("--agent", default="tool-calling", show_default=True, help="Agent strategy.")
+@click.option("--agent-model", default=None, help="The agent's model.")
+@click.option("--user", default="llm", show_default=True, help="User strategy.")
+@click.option("--user-model", default=None, help="The user simulator's model.")
+@results_db_option
+@json_option
+def import_results(
+    file: Path,
+    domain: str | None,
+    name: str | None,
+    task_set: str,
+    traits: str | None,
+    agent: str,
+    agent_model: str | None,
+    user: str,
+    user_model: str | None,
+    results_db: Path | None,
+    as_json: bool,
+) -> None:
+    """Store an upstream result-list JSON file (tau-bench / tau-Trait) as a run.
+
+    The file holds the episodes but not the settings, so give them as options; they
+    decide which runs compare with it.
+    """
+    from tautrait_core.models import TraitMix
+    from tautrait_core.plugins import get_plugin_manager
+    from tautrait_core.reports.imports import ImportSettings, import_result_list
+
+    settings = ImportSettings(
+        domain=domain,
+        name=name,
+        task_set=task_set,
+        traits=library_call(TraitMix.parse, traits),
+        agent=agent,
+        agent_model=agent_model,
+        user=user,
+        user_model=user_model,
+    )
+    store = open_store(results_db)
+    known = get_plugin_manager().names("domain")
+    imported = library_call(import_result_list, store, file, settings, known)
+    record = imported.record
+    if as_json:
+        echo_json(
+            {
+                "run": record.model_dump(exclude={"config"}),
+                "episodes": imported.episodes,
+                "duplicates": imported.duplicates,
+            }
+        )
+        return
+    out = console()
+    out.print(
+        f"Imported {imported.episodes} episodes from {file} as run {record.id} "
+        f"({record.domain}/{record.task_set}, traits {record.traits})",
+        markup=False,
+    )
+    if imported.duplicates:
+        out.print(f"{imported.duplicates} repeated (task, trial) records: the later one was kept")
+    out.print(f"Report it with: tautrait report {record.id}", markup=False)

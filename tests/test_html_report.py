@@ -1,0 +1,125 @@
+"""tautrait report --html: a self-contained page, checked as text and in headless Chromium.
+
+The browser tests need Debian's ``chromium`` package (apt-get install -y chromium) and
+skip without it.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tautrait_core.cli import cli
+from tautrait_core.store import DiagnosisRecord
+from tests.test_reports_fixtures import SCRIPT, episode, results_store, store_run
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (CI: apt-get install -y chromium)"
+)
+OUTCOMES = {0: ["pass", "pass"], 1: ["pass", "fail"], 2: ["fail", "error"]}
+
+
+@pytest.fixture
+def report_page(tmp_path: Path) -> Path:
+    """A report of a no-trait run and a run with traits whose transcript holds a script."""
+    store = results_store()
+    base = store_run(store, OUTCOMES, run_name="<b>bold name</b>")
+    impatient = store_run(store, OUTCOMES, traits="impatience=high")
+    hostile = episode(1, 1, "fail", text=f"{SCRIPT} <img src=x onerror=\"document.title='img'\">")
+    hostile.messages[3].content = SCRIPT
+    hostile.reward_info.state_diff = [SCRIPT]
+    store.save_episode(impatient.id, hostile)
+    store.save_diagnosis(
+        DiagnosisRecord(
+            run_id=impatient.id,
+            task_id=1,
+            trial=1,
+            fault="agent",
+            fault_type="unintended_action",
+            explanation=SCRIPT,
+            model="judge",
+        )
+    )
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(cli, ["report", base.id, impatient.id, "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    return page
+
+
+def test_page_is_self_contained_and_escapes_run_text(report_page: Path) -> None:
+    html = report_page.read_text()
+    assert "<script" not in html.lower()
+    assert "&lt;script&gt;document.title=" in html
+    assert "<b>bold name</b>" not in html and "&lt;b&gt;bold name&lt;/b&gt;" in html
+    assert not re.search(r"(src|href)=\"(https?:)?//", html)
+    assert "Content-Security-Policy" in html
+    for marker in ('class="chart pass-k-chart"', 'class="chart trait-drop-chart"'):
+        assert marker in html
+    assert 'class="grid success-grid"' in html
+    # every episode's transcript is there: 2 runs x 6 episodes
+    assert html.count('<details class="episode') == 12
+    assert "Required outputs missing: CL-4" in html
+    assert "Diagnosis by judge: fault agent, type unintended_action." in html
+
+
+def test_a_single_run_has_no_trait_drop_chart(tmp_path: Path) -> None:
+    record = store_run(results_store(), OUTCOMES)
+    page = tmp_path / "one.html"
+    assert CliRunner().invoke(cli, ["report", record.id, "--html", str(page)]).exit_code == 0
+    html = page.read_text()
+    assert "pass-k-chart" in html and "trait-drop-chart" not in html
+
+
+def test_mismatched_runs_get_a_note_instead_of_a_chart(tmp_path: Path) -> None:
+    store = results_store()
+    base = store_run(store, OUTCOMES)
+    other = store_run(store, OUTCOMES, traits="confusion=low", agent_model="openai/agent-z")
+    page = tmp_path / "mismatch.html"
+    result = CliRunner().invoke(cli, ["report", base.id, other.id, "--html", str(page)])
+    assert result.exit_code == 0 and "No trait-drop chart" in result.output
+    assert "trait-drop-chart" not in page.read_text()
+    assert "differs in agent_model" in page.read_text()
+
+
+def chromium(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    command = [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'chromium-profile'}",
+        *arguments,
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True)
+
+
+@needs_chromium
+def test_page_renders_in_chromium_and_runs_nothing(report_page: Path, tmp_path: Path) -> None:
+    dom = chromium(
+        tmp_path, "--virtual-time-budget=2000", "--dump-dom", report_page.as_uri()
+    ).stdout
+    title = re.search(r"<title>(.*?)</title>", dom, re.S)
+    assert title is not None and title.group(1).startswith("tautrait report: ")
+    assert 'id="pwned"' not in dom and "<script" not in dom.lower()
+    assert "&lt;script&gt;document.title='pwned'" in dom  # shown as text
+    assert "<img" not in dom
+    assert dom.count("<svg") == 2 and "pass-k-chart" in dom and "trait-drop-chart" in dom
+    assert dom.count("<polyline") == 2  # one pass^k curve per run
+
+
+@needs_chromium
+def test_page_screenshot(report_page: Path, tmp_path: Path) -> None:
+    shot = tmp_path / "report.png"
+    chromium(tmp_path, "--window-size=1200,1600", f"--screenshot={shot}", report_page.as_uri())
+    data = shot.read_bytes()
+    assert data.startswith(b"\x89PNG") and len(data) > 20_000
