@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from tautrait_core.episode_context import EpisodeContext
-from tautrait_core.models import Message, Usage
+from tautrait_core.models import Message, RunConfig, Usage
 
 
 class Agent(ABC):
@@ -31,6 +31,13 @@ class Agent(ABC):
     def __init__(self, context: EpisodeContext) -> None:
         self.context = context
         self.usage = Usage()
+
+    @classmethod
+    def check_config(cls, config: RunConfig) -> None:
+        """Raise :class:`~tautrait_core.errors.ConfigError` if the run cannot work with this
+        strategy (called before anything runs, e.g. a missing file). The default accepts
+        everything."""
+        return None
 
     @abstractmethod
     async def next_message(self, conversation: list[Message]) -> Message:

@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from tautrait_core.episode_context import EpisodeContext
-from tautrait_core.models import Usage
+from tautrait_core.models import RunConfig, Usage
 from tautrait_core.traits import TraitBackend
 
 
@@ -32,6 +32,12 @@ class UserSimulator(ABC):
         self.context = context
         self.traits = traits
         self.usage = Usage()
+
+    @classmethod
+    def check_config(cls, config: RunConfig) -> None:
+        """Raise :class:`~tautrait_core.errors.ConfigError` if the run cannot work with this
+        strategy (called before anything runs). The default accepts everything."""
+        return None
 
     @abstractmethod
     async def start(self) -> str:
