@@ -1,6 +1,7 @@
 """Built-in agents, registered through the same hook as third-party plugins.
 
-The classes live in :mod:`.builtin_agents`, imported only when the registry is needed.
+The classes live in :mod:`.builtin_agents`, :mod:`.text_action_agents` and
+:mod:`.few_shot_agent`, imported only when the registry is needed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,11 @@ from tautrait_core.hookspecs import hookimpl
 @hookimpl
 def register_agents(register: Callable[[type[Any]], None]) -> None:
     from tautrait_core.default_plugins.builtin_agents import OracleAgent, ToolCallingAgent
+    from tautrait_core.default_plugins.few_shot_agent import FewShotAgent
+    from tautrait_core.default_plugins.text_action_agents import ActAgent, ReActAgent
 
     register(OracleAgent)
     register(ToolCallingAgent)
+    register(ActAgent)
+    register(ReActAgent)
+    register(FewShotAgent)

@@ -11,6 +11,8 @@ episodes of different tasks can share one server.
 
 from __future__ import annotations
 
+import json
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -77,3 +79,89 @@ class GoldScript:
                     return reply_text(self.opening(task))
             return reply_text("I need help with something.")
         return reply_text(STOP_TOKEN)
+
+
+# -- every built-in strategy -----------------------------------------------------------------
+
+
+class StrategyScript(GoldScript):
+    """:class:`GoldScript` extended to the other built-in agent and user strategies.
+
+    Requests are told apart by their system prompt, so one server can serve both sides:
+
+    * agent requests with tools: native tool calls, as :class:`GoldScript` (``tool-calling``,
+      ``few-shot``);
+    * agent requests without tools (``act``, ``react``): the same gold actions written as
+      text, a bare JSON object, or ``Thought: ...`` then ``Action: {...}`` when the prompt
+      asks for thoughts;
+    * user requests (the prompt holds a task's instruction): the instruction, then the stop
+      token, wrapped in ``Thought: ... Response: ...`` when the prompt asks for it (``react``);
+    * review requests (``verify``, ``reflection``): the next of ``verdicts``, then
+      ``Verdict: accept``; reflection requests: a line of advice.
+
+    Args:
+        tasks: The task set being run.
+        terminating_tools: Tools the agent must not call.
+        verdicts: Review answers to give first, in order (e.g. a rejection).
+    """
+
+    ACCEPT = "Verdict: accept\nReason: the message fits the situation."
+    ADVICE = "Advice: say only what the situation gives."
+
+    def __init__(
+        self,
+        tasks: Sequence[Task],
+        terminating_tools: Sequence[str] = (),
+        verdicts: Sequence[str] = (),
+    ) -> None:
+        super().__init__(tasks, terminating_tools)
+        self.verdicts = deque(verdicts)
+
+    def __call__(self, request: dict[str, Any]) -> Reply:
+        from tautrait_core.default_plugins import user_strategies
+
+        messages = request.get("messages", [])
+        system = _text(messages[0]) if messages else ""
+        if system == user_strategies.VERIFIER_PROMPT:
+            return reply_text(self.verdicts.popleft() if self.verdicts else self.ACCEPT)
+        if system == user_strategies.REFLECTION_PROMPT:
+            return reply_text(self.ADVICE)
+        if request.get("tools"):
+            return self.agent_turn(messages)
+        if self._is_user_prompt(system):
+            reply = self.user_turn(messages)
+            if user_strategies.RESPONSE_MARKER not in system:
+                return reply
+            return reply_text(f"Thought: I will say what I need.\nResponse: {reply.content}")
+        return self.text_agent_turn(messages, react="Thought:" in system)
+
+    def _is_user_prompt(self, system: str) -> bool:
+        flat = " ".join(system.split())
+        return any(" ".join(task.instruction.split()) in flat for task in self.tasks)
+
+    def text_agent_turn(self, messages: list[dict[str, Any]], react: bool) -> Reply:
+        """The next gold action written as text (after as many as already carried out)."""
+        from tautrait_core.default_plugins.text_action_agents import (
+            ActionParseError,
+            parse_action,
+        )
+
+        task = self._task_for_agent(messages)
+        plan = [
+            a for a in task.actions if a.name not in self.terminating and a.name != RESPOND_ACTION
+        ]
+        done = 0
+        for message in messages:
+            if message.get("role") != "assistant":
+                continue
+            try:
+                done += parse_action(_text(message)).name != RESPOND_ACTION
+            except ActionParseError:
+                continue
+        if done < len(plan):
+            action = {"name": plan[done].name, "arguments": dict(plan[done].kwargs)}
+        else:
+            final = "Here you go: " + "; ".join(task.outputs) if task.outputs else "All done."
+            action = {"name": RESPOND_ACTION, "arguments": {"content": final}}
+        text = json.dumps(action)
+        return reply_text(f"Thought: next step.\nAction: {text}" if react else text)
