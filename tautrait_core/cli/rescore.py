@@ -1,0 +1,106 @@
+"""``tautrait rescore``: re-grade recorded episodes against the current tasks (no model)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from tautrait_core.cli.root import cli, json_option, library_call, results_db_option
+from tautrait_core.output import console, echo_json
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from tautrait_core.metrics import PassHatK
+    from tautrait_core.rescore import EpisodeRescore, RescoreReport
+
+
+@cli.command()
+@click.argument("source", metavar="FILE_OR_RUN")
+@click.option(
+    "--domain",
+    default=None,
+    help="Domain to replay in [default: the run's, or one named in the file name].",
+)
+@click.option(
+    "--task-set",
+    default=None,
+    help="Task set to score with [default: the run's, or the domain's default for a file].",
+)
+@results_db_option
+@json_option
+def rescore(
+    source: str,
+    domain: str | None,
+    task_set: str | None,
+    results_db: Path | None,
+    as_json: bool,
+) -> None:
+    """Re-grade recorded episodes with the current tasks and tools, without calling a model.
+
+    FILE_OR_RUN is a run id in the results database ('latest' or a unique prefix works) or
+    an upstream result-list JSON file (tau-bench / tau-Trait). Each episode's tool calls
+    and replies are replayed on a fresh database and its reward is recomputed; the output
+    gives old and new reward per episode, why they differ, and pass^k before and after.
+    """
+    from tautrait_core.rescore import rescore as rescore_source
+
+    report = library_call(
+        rescore_source, source, domain=domain, task_set=task_set, results_db=results_db
+    )
+    if as_json:
+        echo_json(report.model_dump(mode="json"))
+        return
+    out = console()
+    out.print(_episode_table(report))
+    summary = report.summary
+    causes = ", ".join(f"{kind} {count}" for kind, count in summary.causes.items())
+    out.print(
+        f"{report.domain}/{report.task_set}: {summary.episodes} episodes, "
+        f"{summary.rescored} rescored, {summary.agreements} agree, "
+        f"{summary.disagreements} disagree" + (f" ({causes})" if causes else "")
+    )
+    if summary.skipped:
+        out.print(f"[yellow]{summary.skipped} episodes could not be rescored[/yellow]")
+    if summary.tasks_changed:
+        out.print(f"{summary.tasks_changed} episodes were recorded with a different task")
+    for before, after in zip(summary.pass_hat_k_before, summary.pass_hat_k_after, strict=True):
+        out.print(f"pass^{before.k}: {before.value:.3f} -> {after.value:.3f}{_over(after)}")
+
+
+def _episode_table(report: RescoreReport) -> Table:
+    from rich.table import Table
+
+    table = Table("task", "trial", "old", "new", "verdict", "why", title=f"Rescore {report.source}")
+    for episode in report.episodes:
+        new = "-" if episode.new_reward is None else f"{episode.new_reward:g}"
+        table.add_row(
+            str(episode.task_id),
+            str(episode.trial),
+            f"{episode.old_reward:g}",
+            new,
+            _verdict(episode),
+            "; ".join(_reasons(episode)),
+        )
+    return table
+
+
+def _verdict(episode: EpisodeRescore) -> str:
+    if episode.agrees is None:
+        return "[yellow]skipped[/yellow]"
+    return "same" if episode.agrees else "[bold red]changed[/bold red]"
+
+
+def _reasons(episode: EpisodeRescore) -> list[str]:
+    reasons = [cause.describe() for cause in episode.causes]
+    if episode.skipped:
+        reasons.append(episode.skipped)
+    if episode.task_changes:
+        reasons.append("task changed: " + ", ".join(episode.task_changes))
+    return reasons + episode.notes
+
+
+def _over(entry: PassHatK) -> str:
+    return f"  (over {entry.tasks} tasks)"
