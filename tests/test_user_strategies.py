@@ -1,12 +1,13 @@
-"""The react, verify and reflection user simulators."""
+"""The react, verify, reflection and human user simulators."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from tautrait_core.default_plugins.human import HumanUser
 from tautrait_core.default_plugins.prompt_traits import describe_traits
 from tautrait_core.default_plugins.user_strategies import (
     REFLECTION_PROMPT,
@@ -15,6 +16,7 @@ from tautrait_core.default_plugins.user_strategies import (
     read_verdict,
     split_response,
 )
+from tautrait_core.errors import ConfigError
 from tautrait_core.models import STOP_TOKEN, Outcome, RunConfig, Termination, TraitMix
 from tautrait_core.runner import RunReport, execute
 from tautrait_core.testing.scripts import StrategyScript
@@ -256,3 +258,55 @@ def test_read_verdict() -> None:
     assert read_verdict(REJECT).reason == "the customer invented an order number."
     assert read_verdict("VERDICT: Accept\nReason: ok").accepted is True
     assert read_verdict("no idea").accepted is True  # unreadable counts as acceptance
+
+
+# -- the human user -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def typed(monkeypatch: pytest.MonkeyPatch) -> Callable[[list[str]], list[str]]:
+    """Feed lines to ``input()``; returns the prompts it was called with."""
+
+    def feed(lines: list[str]) -> list[str]:
+        pending: Iterator[str] = iter(lines)
+        prompts: list[str] = []
+
+        def fake_input(prompt: str = "") -> str:
+            prompts.append(prompt)
+            try:
+                return next(pending)
+            except StopIteration:
+                raise EOFError from None
+
+        monkeypatch.setattr("builtins.input", fake_input)
+        return prompts
+
+    return feed
+
+
+def test_human_user_types_the_customer_against_the_oracle(toy_plugin, typed, capsys) -> None:
+    prompts = typed(["", "I'd like to borrow Dune, I'm ann@example.org", "/stop"])
+    report = execute(RunConfig(domain="toylib", agent="oracle", user="human", task_ids=[0]))
+    result = report.results[0]
+    assert (result.outcome, result.termination) == (Outcome.PASS, Termination.USER_STOP)
+    assert result.messages[1].content == "I'd like to borrow Dune, I'm ann@example.org"
+    assert result.messages[-1].content == STOP_TOKEN
+    assert prompts == ["You: "] * 3
+    shown = capsys.readouterr().out
+    assert toy_plugin.TASKS[0].instruction in shown and "Agent: Everything you asked" in shown
+
+
+def test_human_user_closing_the_input_ends_the_conversation(toy_plugin, typed) -> None:
+    typed(["hello"])
+    traits = "impatience=high"
+    report = execute(
+        RunConfig(domain="toylib", agent="oracle", user="human", task_ids=[1], traits=traits)
+    )
+    result = report.results[0]
+    assert result.termination is Termination.USER_STOP
+    assert result.outcome is Outcome.PASS and result.user_usage.calls == 0
+
+
+def test_human_user_needs_one_episode_at_a_time() -> None:
+    with pytest.raises(ConfigError, match="--concurrency 1"):
+        HumanUser.check_config(RunConfig(user="human", concurrency=2))

@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "tautrait_core.cli.keys",
     "tautrait_core.cli.check",
     "tautrait_core.cli.new",
+    "tautrait_core.cli.play",
     "tautrait_core.cli.rescore",
 )
 UPSTREAM_MULTI_VALUE = ("--task-ids",)
