@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import click
@@ -47,7 +49,14 @@ def play(task_id: int, **options: Any) -> None:
 
     settings = {key: value for key, value in options.items() if value is not None}
     config = library_call(play_config, **settings)
-    result = library_call(play_episode, config, task_id)
+    try:
+        result = library_call(play_episode, config, task_id)
+    except KeyboardInterrupt:
+        click.echo("\nInterrupted: the episode was not scored.", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # a thread may still be waiting for a typed line: leave without waiting for it
+        os._exit(130)
     click.echo("")
     for line in reward_breakdown(result).lines():
         click.echo(line)

@@ -1,9 +1,10 @@
 """A person at the terminal plays one side: the ``human`` user and the ``human`` agent.
 
-Input is read in a worker thread (:func:`asyncio.to_thread`), so the event loop keeps
-running while the person types. Closing the input (Ctrl-D) as the user ends the
-conversation as if they had typed ``/stop``; as the agent it ends the episode as an agent
-failure (:class:`HumanLeftError`). Both need ``--concurrency 1``.
+Input is read in a daemon thread (:func:`read_line`), so the event loop keeps running
+while the person types and Ctrl-C does not wait for a line to be finished. Closing the
+input (Ctrl-D) as the user ends the conversation as if they had typed ``/stop``; as the
+agent it ends the episode as an agent failure (:class:`HumanLeftError`). Both need
+``--concurrency 1``.
 
 The human agent types a reply to the customer, or a command:
 
@@ -15,6 +16,8 @@ The human agent types a reply to the customer, or a command:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from typing import Any, Protocol
 
 import click
@@ -59,6 +62,37 @@ class TerminalConsole:
 
     def show(self, text: str) -> None:
         click.echo(text)
+
+
+async def read_line(console: HumanConsole, prompt: str) -> str:
+    """``console.ask(prompt)`` without blocking the event loop.
+
+    The read runs in a daemon thread rather than the loop's executor, which an exiting
+    ``asyncio.run`` would wait for: an interrupted program must not hang on ``input()``.
+    """
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str | None, error: Exception | None) -> None:
+        if answer.done():  # the waiting task was cancelled
+            return
+        if error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(line or "")
+
+    def read() -> None:
+        line: str | None = None
+        error: Exception | None = None
+        try:
+            line = console.ask(prompt)
+        except Exception as exc:  # EOFError when the input is closed
+            error = exc
+        with contextlib.suppress(RuntimeError):  # the loop has closed meanwhile
+            loop.call_soon_threadsafe(settle, line, error)
+
+    threading.Thread(target=read, name="tautrait-human-input", daemon=True).start()
+    return await answer
 
 
 def require_one_episode_at_a_time(part: str, config: RunConfig) -> None:
@@ -108,7 +142,7 @@ class HumanUser(UserSimulator):
     async def _read(self) -> str:
         while True:
             try:
-                line = (await asyncio.to_thread(self.console.ask, "You: ")).strip()
+                line = (await read_line(self.console, "You: ")).strip()
             except EOFError:
                 return STOP_TOKEN
             if line.lower() == STOP_COMMAND:
@@ -146,7 +180,7 @@ class HumanAgent(Agent):
         self._shown = len(conversation)
         while True:
             try:
-                line = (await asyncio.to_thread(self.console.ask, "You: ")).strip()
+                line = (await read_line(self.console, "You: ")).strip()
             except EOFError as exc:
                 raise HumanLeftError("the person playing the agent closed the input") from exc
             reply = self._interpret(line)
