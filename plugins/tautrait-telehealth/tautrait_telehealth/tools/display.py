@@ -1,0 +1,15 @@
+"""Small text conventions shared by the telehealth tools' outputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def title_case(value: str) -> str:
+    """``pending_approval`` -> ``Pending Approval`` (underscores to spaces, then title case)."""
+    return value.replace("_", " ").title()
+
+
+def provider_prefix(name: dict[str, Any]) -> str:
+    """What stands before a provider's name: the stored ``title`` (e.g. ``MD``) or ``Dr.``."""
+    return name.get("title") or "Dr."

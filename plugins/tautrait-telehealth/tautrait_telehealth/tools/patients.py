@@ -1,0 +1,103 @@
+"""Identifying patients and showing their profile."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+from tautrait_core.domain import tool
+from tautrait_core.state import EpisodeDB
+from tautrait_telehealth.schema import Patient
+
+
+@tool
+def find_patient_by_email(db: EpisodeDB, email: str) -> str:
+    """Authenticate a patient by the email address on file and return their patient id.
+    The address must match exactly, including upper and lower case.
+
+    Args:
+        email: The patient's email address, e.g. 'ana.lopez@example.org'.
+    """
+    statement = (
+        select(Patient)
+        .where(Patient.demographics["email"].as_string() == email)
+        .order_by(Patient.position)
+    )
+    patient = db.exec(statement).first()
+    if patient is None:
+        return f"No patient found with email: {email}"
+    return patient.patient_id
+
+
+@tool
+def find_patient_by_name_dob(
+    db: EpisodeDB, first_name: str, last_name: str, date_of_birth: str
+) -> str:
+    """Authenticate a patient by full name and date of birth and return their patient id.
+    Names are compared without regard to case.
+
+    Args:
+        first_name: The patient's first name.
+        last_name: The patient's last name.
+        date_of_birth: The date of birth as YYYY-MM-DD, e.g. '1984-02-29'.
+    """
+    patients = db.exec(select(Patient).order_by(Patient.position))
+    for patient in patients:
+        name = patient.name or {}
+        if (
+            name["first_name"].lower() == first_name.lower()
+            and name["last_name"].lower() == last_name.lower()
+            and (patient.demographics or {})["date_of_birth"] == date_of_birth
+        ):
+            return patient.patient_id
+    return f"No patient found with name: {first_name} {last_name} and DOB: {date_of_birth}"
+
+
+@tool
+def get_patient_details(db: EpisodeDB, patient_id: str) -> str:
+    """Show a patient's profile: demographics, address, insurance and copays, conditions,
+    allergies, current medications and emergency contact.
+
+    Args:
+        patient_id: The patient id, e.g. 'ana_lopez_1024'.
+    """
+    patient = db.get(Patient, patient_id)
+    if patient is None:
+        return f"Patient with ID {patient_id} not found."
+    name, demographics, address = patient.name, patient.demographics, patient.address
+    insurance = patient.insurance["primary"]
+    history, contact = patient.medical_history, patient.emergency_contact
+    medications = ", ".join(
+        f"{m['name']} {m['dosage']} {m['frequency']}" for m in history["medications"]
+    )
+    return "\n".join(
+        [
+            f"Patient Details for {name['first_name']} {name['last_name']} (ID: {patient_id})",
+            "",
+            "Demographics:",
+            f"- Date of Birth: {demographics['date_of_birth']}",
+            f"- Gender: {demographics['gender']}",
+            f"- Phone: {demographics['phone']}",
+            f"- Email: {demographics['email']}",
+            "",
+            "Address:",
+            f"- {address['address1']}",
+            f"- {address['address2']}",
+            f"- {address['city']}, {address['state']} {address['zip']}",
+            f"- {address['country']}",
+            "",
+            "Insurance:",
+            f"- Provider: {insurance['provider']}",
+            f"- Policy Number: {insurance['policy_number']}",
+            f"- Primary Care Copay: ${insurance['copay_primary']:.2f}",
+            f"- Specialist Copay: ${insurance['copay_specialist']:.2f}",
+            "",
+            "Medical History:",
+            f"- Conditions: {', '.join(history['conditions']) or 'None'}",
+            f"- Allergies: {', '.join(history['allergies']) or 'None'}",
+            f"- Current Medications: {medications or 'None'}",
+            "",
+            "Emergency Contact:",
+            f"- {contact['name']} ({contact['relationship']})",
+            f"- Phone: {contact['phone']}",
+        ]
+    )
