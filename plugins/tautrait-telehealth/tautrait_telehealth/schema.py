@@ -4,9 +4,11 @@ Upstream keeps every collection as JSON: objects keyed by id (patients, provider
 appointments, medical records, regimen plans, the supplier catalog, the interaction table)
 or lists (telemetry inventory and uploads). Each record becomes one row:
 
-* top-level fields are columns of the same name: plain columns for scalars (ids, dates,
-  statuses, amounts), JSON columns for nested objects and lists (JSON keeps key order and
-  tells ``25`` from ``25.0``);
+* top-level fields are columns of the same name: text columns for strings (ids, dates,
+  statuses), JSON columns for nested objects and lists (JSON keeps key order), and
+  :class:`JSONScalar` columns for numbers and booleans. Upstream's hash tells ``25`` from
+  ``25.0``; SQLite's numeric columns, and its JSON columns holding a bare number, would
+  store both as the same number;
 * ``position`` is the record's place in its collection, so tools see records in file order
   and the export writes them back in that order (for lists it is the primary key);
 * ``field_order`` lists the keys the record has, in upstream order. Upstream records are
@@ -22,14 +24,27 @@ stored as one row per name with that value in a JSON column.
 from __future__ import annotations
 
 import copy
-import types
-import typing
+import json
 from typing import Any, Self
 
+from sqlalchemy import Text, TypeDecorator
 from sqlmodel import JSON, Field, SQLModel
 
 BOOKKEEPING_COLUMNS = frozenset({"position", "field_order"})
 """Columns that are not upstream fields."""
+
+
+class JSONScalar(TypeDecorator[Any]):
+    """A number or boolean stored as its JSON text, so ``25`` and ``25.0`` stay apart."""
+
+    impl = Text
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
+        return None if value is None else json.dumps(value)
+
+    def process_result_value(self, value: str | None, dialect: Any) -> Any:
+        return None if value is None else json.loads(value)
 
 
 class UpstreamRecord(SQLModel):
@@ -46,19 +61,20 @@ class UpstreamRecord(SQLModel):
     def from_record(cls, record: dict[str, Any], position: int) -> Self:
         """The row for an upstream record at ``position`` in its collection.
 
-        Raises ``ValueError`` for a key the table has no column for, or for a number whose
-        type (int or float) differs from the column's, which would change the data hash.
+        Raises ``ValueError`` for a key the table has no column for, or for a non-string
+        value of a text column (SQLite would store its text, changing the data hash).
         """
         known = cls.upstream_fields()
         unknown = [key for key in record if key not in known]
         if unknown:
             raise ValueError(f"{cls.__tablename__}: unknown field(s) {', '.join(unknown)}")
+        columns = cls.__table__.columns  # type: ignore[attr-defined]
         for key, value in record.items():
-            expected = _scalar_type(cls.model_fields[key].annotation)
-            if expected is not None and value is not None and type(value) is not expected:
+            column_type = columns[key].type
+            is_text = not isinstance(column_type, JSON | JSONScalar)
+            if is_text and not isinstance(value, str | None):
                 raise ValueError(
-                    f"{cls.__tablename__}: field {key!r} holds {value!r}, "
-                    f"expected {expected.__name__}"
+                    f"{cls.__tablename__}: field {key!r} holds {value!r}, expected a string"
                 )
         return cls(**copy.deepcopy(record), position=position, field_order=list(record))
 
@@ -82,15 +98,6 @@ class UpstreamRecord(SQLModel):
     def to_record(self) -> dict[str, Any]:
         """The upstream record: exactly the keys it has, in upstream order (a deep copy)."""
         return {key: copy.deepcopy(getattr(self, key)) for key in self.field_order}
-
-
-def _scalar_type(annotation: Any) -> type | None:
-    """``int``, ``float`` or ``bool`` for a column holding such numbers, else ``None``."""
-    is_union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
-    for candidate in typing.get_args(annotation) if is_union else (annotation,):
-        if candidate in (int, float, bool):
-            return candidate
-    return None
 
 
 class Patient(UpstreamRecord, table=True):
@@ -121,9 +128,9 @@ class Provider(UpstreamRecord, table=True):
     credentials: list[str] | None = Field(default=None, sa_type=JSON)
     contact: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     schedule: dict[str, list[str]] | None = Field(default=None, sa_type=JSON)
-    consultation_fee: float | None = None
+    consultation_fee: float | None = Field(default=None, sa_type=JSONScalar)
     languages: list[str] | None = Field(default=None, sa_type=JSON)
-    years_experience: int | None = None
+    years_experience: int | None = Field(default=None, sa_type=JSONScalar)
 
 
 class Appointment(UpstreamRecord, table=True):
@@ -137,13 +144,13 @@ class Appointment(UpstreamRecord, table=True):
     provider_id: str | None = Field(default=None, index=True)
     date: str | None = None
     time: str | None = None
-    duration_minutes: int | None = None
+    duration_minutes: int | None = Field(default=None, sa_type=JSONScalar)
     type: str | None = None
     status: str | None = None
     chief_complaint: str | None = None
     notes: str | None = None
     insurance_authorization: str | None = None
-    copay_amount: float | None = None
+    copay_amount: float | None = Field(default=None, sa_type=JSONScalar)
     meeting_link: str | None = None
     prescription_issued: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     referral_from: str | None = None
@@ -151,7 +158,7 @@ class Appointment(UpstreamRecord, table=True):
     cancellation_date: str | None = None
     payment_method: str | None = None
     voucher_id: str | None = None
-    insurance_billed: bool | None = None
+    insurance_billed: bool | None = Field(default=None, sa_type=JSONScalar)
 
 
 class MedicalRecord(UpstreamRecord, table=True):
@@ -199,7 +206,7 @@ class TelemetryUpload(UpstreamRecord, table=True):
     position: int = Field(primary_key=True)
     device_id: str | None = Field(default=None, index=True)
     date: str | None = None
-    usage_hours: float | None = None
+    usage_hours: float | None = Field(default=None, sa_type=JSONScalar)
     synced_at: str | None = None
     event: str | None = None
     alerts: list[str] | None = Field(default=None, sa_type=JSON)
