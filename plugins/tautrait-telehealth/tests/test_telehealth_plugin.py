@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
+import pytest
+from click.testing import CliRunner
+
+from tautrait_core.cli import cli
 from tautrait_core.models import RunConfig
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 from tautrait_core.runner import execute
 
 PLUGIN_ROOT = Path(__file__).resolve().parents[1]
+PEERS = PLUGIN_ROOT.parents[1].parent / "shared" / "peers" / "tau-trait"
 
 
 def test_the_installed_plugin_registers_the_domain(tautrait_home: Path) -> None:
@@ -64,3 +72,39 @@ def test_an_offline_oracle_run_passes_every_task(tautrait_home: Path) -> None:
     finally:
         reset_plugin_manager()
     assert report.metrics.average_reward == 1.0
+
+
+@pytest.mark.skipif(not PEERS.is_dir(), reason=f"upstream material not found at {PEERS}")
+def test_imported_upstream_tasks_run_with_the_oracle(tautrait_home: Path, tmp_path: Path) -> None:
+    """``tautrait import tau-trait`` reads a checkout's data through this plugin's codec; the
+    imported tasks then pass with the oracle (a checkout is rebuilt here from the peers)."""
+    envs = tmp_path / "tau-trait" / "tau_trait" / "envs" / "telehealth"
+    shutil.copytree(PEERS / "data" / "telehealth", envs / "data")
+    for split in ("test", "train", "dev"):
+        tasks = json.loads((PEERS / "tasks" / f"telehealth_{split}.json").read_text())
+        (envs / f"tasks_{split}.py").write_text(_upstream_task_file(tasks))
+    reset_plugin_manager()
+    try:
+        imported = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "tau-trait")])
+        assert imported.exit_code == 0, imported.output
+        config = RunConfig(domain="telehealth", task_set="tau-trait:test", agent="oracle")
+        report = execute(config)
+    finally:
+        reset_plugin_manager()
+    assert report.metrics.average_reward == 1.0
+
+
+def _upstream_task_file(tasks: list[dict[str, Any]]) -> str:
+    """An upstream-style ``tasks_<split>.py`` holding ``tasks``."""
+    entries = []
+    for task in tasks:
+        actions = ", ".join(
+            f"Action(name={action['name']!r}, kwargs={action['kwargs']!r})"
+            for action in task["actions"]
+        )
+        entries.append(
+            f"    Task(annotator='0', user_id={task['user_id']!r}, "
+            f"instruction={task['instruction']!r}, actions=[{actions}], "
+            f"outputs={task['outputs']!r}),"
+        )
+    return "from tau_trait.types import Action, Task\n\nTASKS = [\n" + "\n".join(entries) + "\n]\n"
