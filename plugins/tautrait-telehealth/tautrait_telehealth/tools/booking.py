@@ -13,7 +13,7 @@ from tautrait_telehealth.schema import Appointment, Patient, Provider
 from tautrait_telehealth.tools.display import title_case
 
 ACTIVE_STATUSES = ("scheduled", "pending_approval")
-"""Statuses that hold a provider's time slot (and that may still be changed)."""
+"""Statuses that hold a provider's time slot."""
 
 MEETING_LINK = "https://telehealth.healthcenter.com/room/{appointment_id}"
 NEW_APPOINTMENT_MINUTES = 30
@@ -135,7 +135,8 @@ def cancel_appointment(db: EpisodeDB, appointment_id: str) -> str:
             f"Cannot cancel appointment {appointment_id} - appointment has already been completed."
         )
     patient = db.get(Patient, appointment.patient_id)
-    provider = db.get(Provider, appointment.provider_id)
+    patient_name = f"{patient.name['first_name']} {patient.name['last_name']}"
+    provider_last_name = db.get(Provider, appointment.provider_id).name["last_name"]
     today = db.today.isoformat()
     appointment.set_field("status", "cancelled")
     appointment.set_field("cancellation_reason", "patient_cancelled")
@@ -146,8 +147,8 @@ def cancel_appointment(db: EpisodeDB, appointment_id: str) -> str:
             "Appointment successfully cancelled.",
             "",
             f"Appointment ID: {appointment_id}",
-            f"Patient: {patient.name['first_name']} {patient.name['last_name']}",
-            f"Provider: Dr. {provider.name['last_name']}",
+            f"Patient: {patient_name}",
+            f"Provider: Dr. {provider_last_name}",
             f"Original Date/Time: {appointment.date} at {appointment.time}",
             "Cancellation Reason: Patient Cancelled",
             f"Cancellation Date: {today}",
@@ -182,23 +183,25 @@ def reschedule_appointment(db: EpisodeDB, appointment_id: str, new_date: str, ne
     problem = _slot_problem(db, provider, new_date, new_time, moving=appointment_id)
     if problem:
         return problem
+    patient = db.get(Patient, appointment.patient_id)
+    patient_name = f"{patient.name['first_name']} {patient.name['last_name']}"
+    meeting_link = appointment.field("meeting_link")
     old_date, old_time = appointment.date, appointment.time
     appointment.set_field("date", new_date)
     appointment.set_field("time", new_time)
     db.add(appointment)
-    patient = db.get(Patient, appointment.patient_id)
     return "\n".join(
         [
             "Appointment successfully rescheduled.",
             "",
             f"Appointment ID: {appointment_id}",
-            f"Patient: {patient.name['first_name']} {patient.name['last_name']}",
+            f"Patient: {patient_name}",
             f"Provider: Dr. {provider.name['last_name']} - {provider.specialty}",
             "",
             f"Previous Date/Time: {old_date} at {old_time}",
             f"New Date/Time: {new_date} at {new_time}",
             "",
-            f"Meeting Link: {appointment.field('meeting_link')}",
+            f"Meeting Link: {meeting_link}",
             "",
             "Please update your calendar with the new appointment time.",
         ]

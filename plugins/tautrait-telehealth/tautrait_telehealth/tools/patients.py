@@ -42,11 +42,10 @@ def find_patient_by_name_dob(
     """
     patients = db.exec(select(Patient).order_by(Patient.position))
     for patient in patients:
-        name = patient.name or {}
         if (
-            name["first_name"].lower() == first_name.lower()
-            and name["last_name"].lower() == last_name.lower()
-            and (patient.demographics or {})["date_of_birth"] == date_of_birth
+            patient.name["first_name"].lower() == first_name.lower()
+            and patient.name["last_name"].lower() == last_name.lower()
+            and patient.demographics["date_of_birth"] == date_of_birth
         ):
             return patient.patient_id
     return f"No patient found with name: {first_name} {last_name} and DOB: {date_of_birth}"
