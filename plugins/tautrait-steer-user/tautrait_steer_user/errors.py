@@ -1,0 +1,21 @@
+"""Errors of the steer plugin, each naming what was wrong and how to fix it."""
+
+from __future__ import annotations
+
+from tautrait_core.errors import ProviderError, TautraitError
+
+
+class SteerServiceError(ProviderError):
+    """The steer service failed or refused a request.
+
+    A :class:`~tautrait_core.errors.ProviderError`, so an episode that ends with it is an
+    infrastructure error: excluded from pass^k and re-run on ``--resume``.
+    """
+
+
+class InvalidSteerRequest(TautraitError):
+    """A steer request body does not follow the protocol (a local server answers 422)."""
+
+
+class VectorSetError(TautraitError):
+    """A trait-vector set is missing, damaged or does not fit the model."""

@@ -1,0 +1,159 @@
+"""A fake hosted steer service on loopback, for tests of the client and the backend.
+
+It speaks the protocol of :mod:`tautrait_steer_user.protocol`; what it answers is decided
+by a *responder* (a function of the request body) and by failures injected ahead of it:
+
+    with FakeSteerService(lambda body: "I need this fixed now.") as service:
+        service.inject(ServiceFailure(status=503), ServiceFailure(status=429, retry_after=0))
+        ...  # point --endpoint at service.url
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from tautrait_steer_user.protocol import API_KEY_HEADER
+
+
+@dataclass
+class ServiceFailure:
+    """An injected answer served instead of the responder's.
+
+    Attributes:
+        status: HTTP status to answer.
+        retry_after: Value of a ``Retry-After`` header (``None``: no header).
+        delay_s: Sleep before answering (more than the client timeout: a timeout).
+        body: The raw body (``bytes``) or a JSON object; default ``{"detail": ...}``.
+    """
+
+    status: int = 500
+    retry_after: str | None = None
+    delay_s: float = 0.0
+    body: bytes | dict[str, Any] | list[Any] | None = None
+
+
+@dataclass
+class ReceivedRequest:
+    """A request as the service saw it."""
+
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+
+ServiceResponder = Callable[[dict[str, Any]], "str | ServiceFailure"]
+
+
+class FakeSteerService:
+    """A steer service on ``127.0.0.1`` in a background thread.
+
+    Args:
+        responder: Called with each request body; returns the user's utterance or a
+            :class:`ServiceFailure`. Default: a fixed sentence.
+        api_key: When set, requests without this ``API-Key`` header are answered 401.
+    """
+
+    def __init__(
+        self, responder: ServiceResponder | None = None, api_key: str | None = None
+    ) -> None:
+        self.responder: ServiceResponder = responder or (lambda body: "Please just fix it.")
+        self.api_key = api_key
+        self.requests: list[ReceivedRequest] = []
+        self._failures: deque[ServiceFailure] = deque()
+        self._lock = threading.Lock()
+        self._httpd: ThreadingHTTPServer | None = None
+
+    @property
+    def url(self) -> str:
+        """The endpoint to post to."""
+        if self._httpd is None:
+            raise RuntimeError("service not started")
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/generate"
+
+    def inject(self, *failures: ServiceFailure) -> None:
+        """Serve these failures, in order, to the next requests."""
+        with self._lock:
+            self._failures.extend(failures)
+
+    def start(self) -> FakeSteerService:
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def do_POST(self) -> None:
+                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                try:
+                    body = json.loads(raw or b"null")
+                except json.JSONDecodeError:
+                    body = raw.decode(errors="replace")
+                with service._lock:
+                    service.requests.append(ReceivedRequest(self.path, dict(self.headers), body))
+                    failure = service._failures.popleft() if service._failures else None
+                if service.api_key is not None and self.headers.get(API_KEY_HEADER) != (
+                    service.api_key
+                ):
+                    failure = ServiceFailure(401, body={"detail": "invalid API key"})
+                if failure is None:
+                    answer = service.responder(body)
+                    if isinstance(answer, ServiceFailure):
+                        failure = answer
+                    else:
+                        self._send(200, json.dumps({"response": answer}).encode())
+                        return
+                self._fail(failure)
+
+            def _fail(self, failure: ServiceFailure) -> None:
+                if failure.delay_s:
+                    time.sleep(failure.delay_s)
+                body = failure.body
+                if body is None:
+                    body = {"detail": f"injected failure {failure.status}"}
+                data = body if isinstance(body, bytes) else json.dumps(body).encode()
+                headers = (
+                    {} if failure.retry_after is None else {"Retry-After": failure.retry_after}
+                )
+                self._send(failure.status, data, headers)
+
+            def _send(
+                self, status: int, data: bytes, headers: dict[str, str] | None = None
+            ) -> None:
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for name, value in (headers or {}).items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (its timeout fired)
+
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        httpd.daemon_threads = True
+        self._httpd = httpd
+        threading.Thread(target=httpd.serve_forever, name="fake-steer", daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        """Shut the service down."""
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> FakeSteerService:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
