@@ -98,3 +98,45 @@ def parcel_domain() -> Iterator[str]:
     finally:
         manager.unregister("steertest")
         reset_plugin_manager()
+
+
+LOCAL_EXTRA = (
+    "needs the [local] extra: pip install torch==2.13.0 && "
+    "pip install -e 'plugins/tautrait-steer-user[local]'"
+)
+
+
+def require_local_extra() -> None:
+    """Skip the calling test module unless torch and transformers are installed."""
+    pytest.importorskip("torch", reason=LOCAL_EXTRA)
+    pytest.importorskip("transformers", reason=LOCAL_EXTRA)
+    pytest.importorskip("safetensors", reason=LOCAL_EXTRA)
+
+
+@pytest.fixture(scope="session")
+def tiny() -> tuple[object, object]:
+    """A tiny random Llama-architecture model (4 layers, width 64) and its tokenizer."""
+    require_local_extra()
+    from tautrait_steer_user.tiny_model import tiny_model_and_tokenizer
+
+    return tiny_model_and_tokenizer(seed=0)
+
+
+@pytest.fixture(scope="session")
+def tiny_vectors(tiny: tuple[object, object]) -> object:
+    """Trait vectors of the tiny model at layers 1:3."""
+    from tautrait_steer_user.pairs import load_pairs
+    from tautrait_steer_user.vectors import build_vectors
+
+    model, tokenizer = tiny
+    return build_vectors(model, tokenizer, "tiny", (1, 3), load_pairs())
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tiny: tuple[object, object], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny model and tokenizer saved as a model folder (for the commands)."""
+    model, tokenizer = tiny
+    folder = tmp_path_factory.mktemp("tiny-model")
+    model.save_pretrained(folder)  # type: ignore[attr-defined]
+    tokenizer.save_pretrained(folder)  # type: ignore[attr-defined]
+    return folder
