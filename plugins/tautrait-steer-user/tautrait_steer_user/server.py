@@ -23,6 +23,11 @@ from tautrait_steer_user.protocol import API_KEY_HEADER, SteerRequest, parse_req
 MAX_BODY_BYTES = 4 * 1024 * 1024
 
 
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 1024  # the listen backlog: many runners connect at once
+
+
 class TurnGenerator(Protocol):
     """What the server needs from a generator (:class:`SteeredGenerator` is one)."""
 
@@ -59,9 +64,7 @@ class SteerServer:
             generator.generate, max_batch, wait_s
         )
         self._api_key = api_key
-        self._httpd = ThreadingHTTPServer((host, port), self._handler())
-        self._httpd.daemon_threads = True
-        self._httpd.request_queue_size = 1024
+        self._httpd = _HTTPServer((host, port), self._handler())
 
     @property
     def url(self) -> str:
