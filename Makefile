@@ -10,9 +10,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# The steer plugin's [local] extra needs torch; torch==2.13.0 is the CPU build on disk here
+# (any other spec would download a multi-GB CUDA build), so it is installed first.
+STEER := plugins/tautrait-steer-user
+TORCH ?= torch==2.13.0
+
 # core + every plugin, editable, with the test tools
 install: $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]' $(addprefix -e ,$(PLUGINS))
+	$(BIN)/python -m pip install --quiet '$(TORCH)'
+	$(BIN)/python -m pip install --quiet -e '.[test]' \
+		$(addprefix -e ,$(filter-out $(STEER),$(PLUGINS))) -e '$(STEER)[local]'
 
 # an offline evaluation on built-in defaults: oracle agent, scripted user, telehealth tasks
 demo: $(BIN)/python

@@ -69,8 +69,11 @@ class _TableInfo:
         """Canonical text of a row: JSON parsed with keys sorted; ints stay apart from floats."""
         canonical = list(values)
         for index in self.json_indexes:
-            if canonical[index] is not None:
-                canonical[index] = to_hashable(json.loads(canonical[index]))
+            raw = canonical[index]
+            # SQLite gives a column declared JSON numeric affinity: a scalar such as 25
+            # comes back as a number rather than JSON text.
+            if isinstance(raw, str | bytes):
+                canonical[index] = to_hashable(json.loads(raw))
         return repr(tuple(canonical))
 
     def pk_text(self, values: Sequence[Any]) -> str:
@@ -191,7 +194,7 @@ class EpisodeDB(Session):
         snapshots = self._json_snapshots
         for target in [*self.identity_map.values(), *self.new]:
             for name in _json_names(type(target), self):
-                current = marshal.dumps(target.__dict__.get(name))
+                current = _snapshot(target.__dict__.get(name))
                 key = (id(target), name)
                 previous = snapshots.get(key)
                 if previous != current:
@@ -288,6 +291,15 @@ def _digest(rows: list[tuple[RowKey, str]]) -> str:
 _WATCHED: set[type[SQLModel]] = set()
 
 
+def _snapshot(value: Any) -> bytes:
+    """Bytes that change whenever a JSON value changes (1 and 1.0 included).
+
+    Marshal version 2 writes no back-references, so equal values always give equal bytes
+    (version 3 and later depend on reference counts).
+    """
+    return marshal.dumps(value, 2)
+
+
 def _watch_json(info: _TableInfo) -> None:
     """Snapshot JSON attributes when a row loads, so in-place mutation is noticed."""
     model = info.model
@@ -302,7 +314,7 @@ def _watch_json(info: _TableInfo) -> None:
             session._loaded_rows.append(target)
             state = target.__dict__
             for name in names:
-                session._json_snapshots[(id(target), name)] = marshal.dumps(state.get(name))
+                session._json_snapshots[(id(target), name)] = _snapshot(state.get(name))
 
     event.listen(model, "load", snapshot)
     event.listen(model, "refresh", lambda target, context, _attrs: snapshot(target, context))

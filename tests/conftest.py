@@ -14,9 +14,15 @@ PEERS = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "tau-t
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own TAUTRAIT_HOME (results database, imports)."""
+    """Every test gets its own TAUTRAIT_HOME and sees only the built-in plugins.
+
+    Installed domain and user plugins stay out of the core's tests, so their results do
+    not depend on which plugins the environment happens to have.
+    """
     home = tmp_path / "tautrait-home"
     monkeypatch.setenv("TAUTRAIT_HOME", str(home))
+    monkeypatch.setenv("TAUTRAIT_LOAD_PLUGINS", "")
+    reset_plugin_manager()
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     return home
 

@@ -161,6 +161,7 @@ def test_in_process_duplicate_with_a_builtin_is_rejected() -> None:
 def test_unknown_names_list_what_is_available() -> None:
     reset_plugin_manager()
     with pytest.raises(
-        UnknownNameError, match=r"unknown agent 'nope' \(available: oracle, tool-calling"
+        UnknownNameError,
+        match=r"unknown agent 'nope' \(available: act, few-shot, human, oracle, react, tool-calling",
     ):
         get_plugin_manager().get("agent", "nope")

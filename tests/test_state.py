@@ -88,3 +88,14 @@ def test_partial_changes_before_a_tool_error_are_kept(template, toy_plugin) -> N
 
 def test_episode_date_is_fixed(template) -> None:
     assert template.new_episode(dt.date(2025, 1, 2)).today == dt.date(2025, 1, 2)
+
+
+def test_a_scalar_json_value_hashes_like_any_other_value(template, toy_plugin) -> None:
+    """SQLite reads a JSON scalar back as a number (numeric affinity); hashing copes."""
+    db = template.new_episode()
+    before = db.state_hash()
+    db.get(toy_plugin.Book, "B2").details = 25
+    assert db.state_hash() != before
+    assert db.state_hash() == db.full_state_hash()
+    db.get(toy_plugin.Book, "B2").details = 26
+    assert db.state_hash() == db.full_state_hash()
