@@ -1,0 +1,47 @@
+"""Changing a customer's account."""
+
+from __future__ import annotations
+
+import json
+
+from tautrait_core.domain import tool
+from tautrait_core.state import EpisodeDB
+from tautrait_retail.records import user_record
+from tautrait_retail.schema import User
+
+
+@tool
+def modify_user_address(
+    db: EpisodeDB,
+    user_id: str,
+    address1: str,
+    address2: str,
+    city: str,
+    state: str,
+    country: str,
+    zip: str,
+) -> str:
+    """Change the default address on a customer's account (existing orders keep theirs).
+    Only after the customer confirmed the new address.
+
+    Args:
+        user_id: The user id, e.g. 'maya_ortiz_4521'.
+        address1: First address line, e.g. '14 Birch Lane'.
+        address2: Second address line, e.g. 'Apt 2B' (may be empty).
+        city: The city, e.g. 'Portland'.
+        state: The state code, e.g. 'OR'.
+        country: The country, e.g. 'USA'.
+        zip: The zip code, e.g. '97205'.
+    """
+    user = db.get(User, user_id)
+    if user is None:
+        return "Error: user not found"
+    user.address = {
+        "address1": address1,
+        "address2": address2,
+        "city": city,
+        "state": state,
+        "country": country,
+        "zip": zip,
+    }
+    return json.dumps(user_record(user))

@@ -1,0 +1,107 @@
+"""Requests on delivered orders: returns and exchanges."""
+
+from __future__ import annotations
+
+from tautrait_core.domain import tool
+from tautrait_core.state import EpisodeDB
+from tautrait_retail.records import expand_items
+from tautrait_retail.schema import Order
+from tautrait_retail.tools.orders import (
+    EpisodeCatalog,
+    missing_item,
+    order_json,
+    order_owner,
+    price_difference,
+)
+
+
+@tool
+def exchange_delivered_order_items(
+    db: EpisodeDB,
+    order_id: str,
+    item_ids: list[str],
+    new_item_ids: list[str],
+    payment_method_id: str,
+) -> str:
+    """Request an exchange of delivered items for other variants of the same products. The
+    price difference is settled with the given payment method once the exchange completes;
+    the customer receives return instructions by email. An order can be exchanged only
+    once, so all items must be collected first; only after the customer confirmed.
+
+    Args:
+        order_id: The order id, starting with '#', e.g. '#W0000001'.
+        item_ids: The delivered item ids to exchange; an id appears as often as items are
+            exchanged.
+        new_item_ids: The new item ids, pairwise with item_ids (same product, available).
+        payment_method_id: The saved payment method that pays or receives the difference,
+            e.g. 'gift_card_1234567' or 'credit_card_1234567'.
+    """
+    order = db.get(Order, order_id)
+    if order is None:
+        return "Error: order not found"
+    if order.status != "delivered":
+        return "Error: non-delivered order cannot be exchanged"
+    items = expand_items(order.items, EpisodeCatalog(db))
+    missing = missing_item(items, item_ids)
+    if missing is not None:
+        return f"Error: {missing} not found"
+    if len(item_ids) != len(new_item_ids):
+        return "Error: the number of items to be exchanged should match"
+    difference, unavailable = price_difference(db, items, item_ids, new_item_ids)
+    if unavailable is not None:
+        return f"Error: new item {unavailable} not found or available"
+    difference = round(difference, 2)
+    methods = order_owner(db, order).payment_methods
+    if payment_method_id not in methods:
+        return "Error: payment method not found"
+    method = methods[payment_method_id]
+    if method["source"] == "gift_card" and method["balance"] < difference:
+        return "Error: insufficient gift card balance to pay for the price difference"
+    order.status = "exchange requested"
+    order.extra_fields = {
+        **order.extra_fields,
+        "exchange_items": sorted(item_ids),
+        "exchange_new_items": sorted(new_item_ids),
+        "exchange_payment_method_id": payment_method_id,
+        "exchange_price_difference": difference,
+    }
+    return order_json(db, order)
+
+
+@tool
+def return_delivered_order_items(
+    db: EpisodeDB, order_id: str, item_ids: list[str], payment_method_id: str
+) -> str:
+    """Request a return of delivered items. The refund goes to the original payment method
+    or to one of the customer's gift cards; the customer receives return instructions by
+    email. Only after the customer confirmed the items and the refund method.
+
+    Args:
+        order_id: The order id, starting with '#', e.g. '#W0000001'.
+        item_ids: The delivered item ids to return; an id appears as often as items are
+            returned.
+        payment_method_id: Where the refund goes: the order's original payment method or a
+            gift card, e.g. 'gift_card_1234567'.
+    """
+    order = db.get(Order, order_id)
+    if order is None:
+        return "Error: order not found"
+    if order.status != "delivered":
+        return "Error: non-delivered order cannot be returned"
+    if payment_method_id not in order_owner(db, order).payment_methods:
+        return "Error: payment method not found"
+    if (
+        "gift_card" not in payment_method_id
+        and payment_method_id != order.payment_history[0]["payment_method_id"]
+    ):
+        return "Error: payment method should be either the original payment method or a gift card"
+    items = expand_items(order.items, EpisodeCatalog(db))
+    if missing_item(items, item_ids) is not None:
+        return "Error: some item not found"
+    order.status = "return requested"
+    order.extra_fields = {
+        **order.extra_fields,
+        "return_items": sorted(item_ids),
+        "return_payment_method_id": payment_method_id,
+    }
+    return order_json(db, order)

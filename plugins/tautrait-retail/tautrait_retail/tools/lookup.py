@@ -1,0 +1,103 @@
+"""Read-only tools: identifying the customer and showing users, orders and products."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import text
+from sqlmodel import select
+
+from tautrait_core.domain import tool
+from tautrait_core.state import EpisodeDB
+from tautrait_retail.records import product_record, user_record
+from tautrait_retail.schema import Order, Product, User, Variant
+from tautrait_retail.tools.orders import order_json
+
+_ZIP = text("json_extract(address, '$.zip') = :zip")
+
+
+@tool
+def find_user_id_by_email(db: EpisodeDB, email: str) -> str:
+    """Look up a customer's user id by the email address on their account (upper and lower
+    case do not matter). Use it to authenticate the customer.
+
+    Args:
+        email: The customer's email address, e.g. 'maya.ortiz4521@example.com'.
+    """
+    statement = select(User.user_id).where(User.email_key == email.lower())
+    found = db.exec(statement.order_by(User.position)).first()
+    return found if found is not None else "Error: user not found"
+
+
+@tool
+def find_user_id_by_name_zip(db: EpisodeDB, first_name: str, last_name: str, zip: str) -> str:
+    """Look up a customer's user id by first name, last name and the zip code of their
+    account address. Use it to authenticate a customer who cannot give their email.
+
+    Args:
+        first_name: The customer's first name, e.g. 'Maya' (case does not matter).
+        last_name: The customer's last name, e.g. 'Ortiz' (case does not matter).
+        zip: The zip code of the customer's address, e.g. '60614'.
+    """
+    candidates = db.exec(select(User).where(_ZIP.bindparams(zip=zip)).order_by(User.position))
+    for user in candidates:
+        name = user.name
+        if (
+            name["first_name"].lower() == first_name.lower()
+            and name["last_name"].lower() == last_name.lower()
+        ):
+            return user.user_id
+    return "Error: user not found"
+
+
+@tool
+def get_order_details(db: EpisodeDB, order_id: str) -> str:
+    """Show an order: its status, items (with item ids, options and prices), shipping
+    address, fulfillments and payment history.
+
+    Args:
+        order_id: The order id, starting with '#', e.g. '#W0000001'.
+    """
+    order = db.get(Order, order_id)
+    if order is None:
+        return "Error: order not found"
+    return order_json(db, order)
+
+
+@tool
+def get_product_details(db: EpisodeDB, product_id: str) -> str:
+    """Show a product type and all its variants (item ids, options, price, availability).
+
+    Args:
+        product_id: The product id, e.g. '6086499569'. It is not the same as an item id.
+    """
+    product = db.get(Product, product_id)
+    if product is None:
+        return "Error: product not found"
+    variants = db.exec(
+        select(Variant).where(Variant.product_id == product_id).order_by(Variant.position)
+    )
+    return json.dumps(product_record(product, variants))
+
+
+@tool
+def get_user_details(db: EpisodeDB, user_id: str) -> str:
+    """Show a customer's profile: name, address, email, saved payment methods (with gift
+    card balances) and the ids of their orders.
+
+    Args:
+        user_id: The user id, e.g. 'maya_ortiz_4521'.
+    """
+    user = db.get(User, user_id)
+    if user is None:
+        return "Error: user not found"
+    return json.dumps(user_record(user))
+
+
+@tool
+def list_all_product_types(db: EpisodeDB) -> str:
+    """List every product type the store sells, as a JSON object of product name to product
+    id, sorted by name."""
+    products = db.exec(select(Product.name, Product.product_id).order_by(Product.position))
+    by_name = dict(products.all())
+    return json.dumps(dict(sorted(by_name.items())))

@@ -1,0 +1,210 @@
+"""Changing pending orders: cancel, shipping address, payment method and items."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import Field
+
+from tautrait_core.domain import tool
+from tautrait_core.state import EpisodeDB
+from tautrait_retail.records import compact_items, expand_items
+from tautrait_retail.schema import Order
+from tautrait_retail.tools.orders import (
+    EpisodeCatalog,
+    first_item,
+    missing_item,
+    order_json,
+    order_owner,
+    price_difference,
+    product_variant,
+)
+
+CANCEL_REASONS = ("no longer needed", "ordered by mistake")
+
+CancelReason = Annotated[str, Field(json_schema_extra={"enum": list(CANCEL_REASONS)})]
+"""A cancellation reason; the tool itself answers an invalid one (after its other checks)."""
+
+
+def _round_balance(method: dict, change: int | float) -> None:
+    method["balance"] += change
+    method["balance"] = round(method["balance"], 2)
+
+
+@tool
+def cancel_pending_order(db: EpisodeDB, order_id: str, reason: CancelReason) -> str:
+    """Cancel a pending order. Every payment is refunded: at once to gift cards, within
+    5 to 7 business days to other methods. Only after the customer confirmed the details.
+
+    Args:
+        order_id: The order id, starting with '#', e.g. '#W0000001'.
+        reason: Why the customer cancels: 'no longer needed' or 'ordered by mistake'.
+    """
+    order = db.get(Order, order_id)
+    if order is None:
+        return "Error: order not found"
+    if order.status != "pending":
+        return "Error: non-pending order cannot be cancelled"
+    if reason not in CANCEL_REASONS:
+        return "Error: invalid reason"
+    refunds = []
+    for payment in order.payment_history:
+        method_id = payment["payment_method_id"]
+        refunds.append(
+            {
+                "transaction_type": "refund",
+                "amount": payment["amount"],
+                "payment_method_id": method_id,
+            }
+        )
+        if "gift_card" in method_id:
+            method = order_owner(db, order).payment_methods[method_id]
+            _round_balance(method, payment["amount"])
+    order.status = "cancelled"
+    order.extra_fields = {**order.extra_fields, "cancel_reason": reason}
+    order.payment_history = [*order.payment_history, *refunds]
+    return order_json(db, order)
+
+
+@tool
+def modify_pending_order_address(
+    db: EpisodeDB,
+    order_id: str,
+    address1: str,
+    address2: str,
+    city: str,
+    state: str,
+    country: str,
+    zip: str,
+) -> str:
+    """Change the shipping address of a pending order. Only after the customer confirmed
+    the new address.
+
+    Args:
+        order_id: The order id, starting with '#', e.g. '#W0000001'.
+        address1: First address line, e.g. '14 Birch Lane'.
+        address2: Second address line, e.g. 'Apt 2B' (may be empty).
+        city: The city, e.g. 'Portland'.
+        state: The state code, e.g. 'OR'.
+        country: The country, e.g. 'USA'.
+        zip: The zip code, e.g. '97205'.
+    """
+    order = db.get(Order, order_id)
+    if order is None:
+        return "Error: order not found"
+    if order.status != "pending":
+        return "Error: non-pending order cannot be modified"
+    order.address = {
+        "address1": address1,
+        "address2": address2,
+        "city": city,
+        "state": state,
+        "country": country,
+        "zip": zip,
+    }
+    return order_json(db, order)
+
+
+@tool
+def modify_pending_order_items(
+    db: EpisodeDB,
+    order_id: str,
+    item_ids: list[str],
+    new_item_ids: list[str],
+    payment_method_id: str,
+) -> str:
+    """Swap items of a pending order for other variants of the same products, charging or
+    refunding the price difference. An order's items can be modified only once, so all
+    changes must be collected first; only after the customer confirmed them.
+
+    Args:
+        order_id: The order id, starting with '#', e.g. '#W0000001'.
+        item_ids: The item ids to swap; an id appears as often as items are swapped.
+        new_item_ids: The new item ids, pairwise with item_ids (same product, available).
+        payment_method_id: The saved payment method that pays or receives the difference,
+            e.g. 'gift_card_1234567' or 'credit_card_1234567'.
+    """
+    order = db.get(Order, order_id)
+    if order is None:
+        return "Error: order not found"
+    if order.status != "pending":
+        return "Error: non-pending order cannot be modified"
+    catalog = EpisodeCatalog(db)
+    items = expand_items(order.items, catalog)
+    missing = missing_item(items, item_ids)
+    if missing is not None:
+        return f"Error: {missing} not found"
+    if len(item_ids) != len(new_item_ids):
+        return "Error: the number of items to be exchanged should match"
+    difference, unavailable = price_difference(db, items, item_ids, new_item_ids)
+    if unavailable is not None:
+        return f"Error: new item {unavailable} not found or available"
+    methods = order_owner(db, order).payment_methods
+    if payment_method_id not in methods:
+        return "Error: payment method not found"
+    method = methods[payment_method_id]
+    if method["source"] == "gift_card" and method["balance"] < difference:
+        return "Error: insufficient gift card balance to pay for the new item"
+    order.payment_history = [
+        *order.payment_history,
+        {
+            "transaction_type": "payment" if difference > 0 else "refund",
+            "amount": abs(difference),
+            "payment_method_id": payment_method_id,
+        },
+    ]
+    if method["source"] == "gift_card":
+        _round_balance(method, -difference)
+    try:
+        for item_id, new_item_id in zip(item_ids, new_item_ids, strict=False):
+            item = first_item(items, item_id)
+            variant = product_variant(db, item["product_id"], new_item_id)
+            if variant is None:
+                raise KeyError(new_item_id)
+            item["item_id"] = new_item_id
+            item["price"] = variant.price
+            item["options"] = dict(variant.options)
+    finally:
+        order.items = compact_items(items, catalog)
+    order.status = "pending (item modified)"
+    return order_json(db, order)
+
+
+@tool
+def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id: str) -> str:
+    """Pay a pending order with a different saved payment method; the original method is
+    refunded (a gift card at once). Only after the customer confirmed the change.
+
+    Args:
+        order_id: The order id, starting with '#', e.g. '#W0000001'.
+        payment_method_id: The new payment method, e.g. 'paypal_1234567'; it must differ
+            from the current one.
+    """
+    order = db.get(Order, order_id)
+    if order is None:
+        return "Error: order not found"
+    if order.status != "pending":
+        return "Error: non-pending order cannot be modified"
+    methods = order_owner(db, order).payment_methods
+    if payment_method_id not in methods:
+        return "Error: payment method not found"
+    history = order.payment_history
+    if len(history) > 1 or history[0]["transaction_type"] != "payment":
+        return "Error: there should be exactly one payment for a pending order"
+    old_method_id = history[0]["payment_method_id"]
+    if old_method_id == payment_method_id:
+        return "Error: the new payment method should be different from the current one"
+    amount = history[0]["amount"]
+    method = methods[payment_method_id]
+    if method["source"] == "gift_card" and method["balance"] < amount:
+        return "Error: insufficient gift card balance to pay for the order"
+    order.payment_history = [
+        *history,
+        {"transaction_type": "payment", "amount": amount, "payment_method_id": payment_method_id},
+        {"transaction_type": "refund", "amount": amount, "payment_method_id": old_method_id},
+    ]
+    if method["source"] == "gift_card":
+        _round_balance(method, -amount)
+    if "gift_card" in old_method_id:
+        _round_balance(methods[old_method_id], amount)
+    return order_json(db, order)

@@ -1,0 +1,192 @@
+"""Reading and writing the upstream tau-trait retail data shape.
+
+Upstream's ``load_data`` returns ``{"orders": ..., "products": ..., "users": ...}``, one
+JSON object per ``data/<name>.json`` file, each keyed by record id. :class:`RetailUpstream`
+turns that dict into table rows and rebuilds it exactly from an episode database, so
+``upstream_hash(export(db))`` equals upstream's data hash. Records must have upstream's
+keys in upstream's order (orders may carry the keys upstream's tools append); anything
+else is refused with a ``ValueError`` rather than silently reshaped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlmodel import SQLModel
+
+from tautrait_retail.records import (
+    ORDER_FIELDS,
+    PRODUCT_FIELDS,
+    USER_FIELDS,
+    VARIANT_FIELDS,
+    DictCatalog,
+    compact_items,
+    order_record,
+    product_record,
+    user_record,
+)
+from tautrait_retail.schema import Order, Product, User, Variant
+
+COLLECTIONS = ("orders", "products", "users")
+"""The collections, in the order upstream's loader returns them."""
+
+
+class RetailUpstream:
+    """The :class:`~tautrait_core.domain.UpstreamFormat` of the retail domain."""
+
+    def read_data(self, folder: Path) -> dict[str, Any]:
+        """Read ``folder/orders.json``, ``products.json`` and ``users.json``."""
+        data: dict[str, Any] = {}
+        for name in COLLECTIONS:
+            path = folder / f"{name}.json"
+            if not path.is_file():
+                raise FileNotFoundError(f"retail data file {path} is missing")
+            data[name] = json.loads(path.read_text(encoding="utf-8"))
+        return data
+
+    def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
+        """Table rows for upstream data (a dict of the three collections)."""
+        products, variants = _catalog_rows(_collection(data, "products"))
+        catalog = DictCatalog(products, variants)
+        users = list(_user_rows(_collection(data, "users")))
+        orders = list(_order_rows(_collection(data, "orders"), catalog))
+        return [*products, *variants, *users, *orders]
+
+    def export(self, db: Any) -> dict[str, Any]:
+        """The episode database as upstream's dict of collections."""
+        db.flush()
+        products = _all(db, Product)
+        variants = _all(db, Variant)
+        by_product: dict[str, list[Any]] = {product.product_id: [] for product in products}
+        for variant in variants:
+            by_product[variant.product_id].append(variant)
+        catalog = DictCatalog(products, variants)
+        return {
+            "orders": {row.order_id: order_record(row, catalog) for row in _all(db, Order)},
+            "products": {
+                row.product_id: product_record(row, by_product[row.product_id]) for row in products
+            },
+            "users": {row.user_id: user_record(row) for row in _all(db, User)},
+        }
+
+
+def _all(db: Any, model: type[SQLModel]) -> list[Any]:
+    """Every row of ``model`` as plain result rows (no ORM objects), in upstream order."""
+    table = model.__table__  # type: ignore[attr-defined]
+    return list(db.execute(select(*table.columns).order_by(table.c.position)))
+
+
+def _collection(data: dict[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name)
+    if not isinstance(value, dict):
+        raise ValueError(f"retail data: {name} must be an object keyed by id")
+    return value
+
+
+def _check_record(
+    collection: str, key: str, record: Any, fields: tuple[str, ...], *, more: bool = False
+) -> None:
+    if not isinstance(record, dict):
+        raise ValueError(f"{collection}[{key!r}] must be an object")
+    keys = list(record)
+    head = keys[: len(fields)] if more else keys
+    if head != list(fields):
+        raise ValueError(
+            f"{collection}[{key!r}] has the keys {keys}; upstream records have {list(fields)}"
+            + (" (then possibly more)" if more else "")
+        )
+
+
+def _check_types(where: str, values: dict[str, Any], types: dict[str, type | tuple]) -> None:
+    for name, expected in types.items():
+        value = values[name]
+        if not isinstance(value, expected) or (expected is not bool and isinstance(value, bool)):
+            raise ValueError(f"{where}: {name} holds {value!r} of an unexpected type")
+
+
+def _catalog_rows(products: dict[str, Any]) -> tuple[list[Product], list[Variant]]:
+    product_rows: list[Product] = []
+    variant_rows: list[Variant] = []
+    seen: dict[str, str] = {}
+    for position, (product_id, record) in enumerate(products.items()):
+        _check_record("products", product_id, record, PRODUCT_FIELDS)
+        where = f"products[{product_id!r}]"
+        _check_types(where, record, {"name": str, "product_id": str, "variants": dict})
+        if record["product_id"] != product_id:
+            raise ValueError(f"{where} has product_id {record['product_id']!r}")
+        product_rows.append(Product(product_id=product_id, position=position, name=record["name"]))
+        for variant_position, (item_id, variant) in enumerate(record["variants"].items()):
+            _check_record(f"{where}.variants", item_id, variant, VARIANT_FIELDS)
+            spot = f"{where}.variants[{item_id!r}]"
+            _check_types(spot, variant, {"item_id": str, "options": dict, "available": bool})
+            _check_types(spot, variant, {"price": (int, float)})
+            if variant["item_id"] != item_id:
+                raise ValueError(f"{spot} has item_id {variant['item_id']!r}")
+            if item_id in seen:
+                raise ValueError(f"{spot}: item id also used by product {seen[item_id]!r}")
+            seen[item_id] = product_id
+            variant_rows.append(
+                Variant(
+                    item_id=item_id,
+                    product_id=product_id,
+                    position=variant_position,
+                    options=variant["options"],
+                    available=variant["available"],
+                    price=variant["price"],
+                )
+            )
+    return product_rows, variant_rows
+
+
+def _user_rows(users: dict[str, Any]) -> Iterator[User]:
+    for position, (user_id, record) in enumerate(users.items()):
+        _check_record("users", user_id, record, USER_FIELDS)
+        where = f"users[{user_id!r}]"
+        _check_types(
+            where,
+            record,
+            {"name": dict, "address": dict, "email": str, "payment_methods": dict, "orders": list},
+        )
+        yield User(
+            user_id=user_id,
+            position=position,
+            email_key=record["email"].lower(),
+            **json.loads(json.dumps(record)),
+        )
+
+
+def _order_rows(orders: dict[str, Any], catalog: DictCatalog) -> Iterator[Order]:
+    for position, (order_id, record) in enumerate(orders.items()):
+        _check_record("orders", order_id, record, ORDER_FIELDS, more=True)
+        where = f"orders[{order_id!r}]"
+        _check_types(
+            where,
+            record,
+            {
+                "order_id": str,
+                "user_id": str,
+                "address": dict,
+                "items": list,
+                "fulfillments": list,
+                "status": str,
+                "payment_history": list,
+            },
+        )
+        if record["order_id"] != order_id:
+            raise ValueError(f"{where} has order_id {record['order_id']!r}")
+        record = json.loads(json.dumps(record))
+        yield Order(
+            order_id=order_id,
+            position=position,
+            user_id=record["user_id"],
+            address=record["address"],
+            items=compact_items(record["items"], catalog),
+            fulfillments=record["fulfillments"],
+            status=record["status"],
+            payment_history=record["payment_history"],
+            extra_fields={k: v for k, v in record.items() if k not in ORDER_FIELDS},
+        )
