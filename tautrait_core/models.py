@@ -6,6 +6,7 @@ Field names follow the upstream tau-bench / tau-trait types where they exist (``
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from enum import StrEnum
 from os import PathLike
@@ -224,6 +225,10 @@ class Termination(StrEnum):
     PROVIDER_ERROR = "provider_error"
 
 
+FINISHED_TERMINATIONS = frozenset({Termination.USER_STOP, Termination.TERMINATING_TOOL})
+"""Endings that count as a finished conversation; any other ending scores 0."""
+
+
 class RewardInfo(BaseModel):
     """Both parts of the reward (tau-bench semantics) and what made it 0.
 
@@ -289,6 +294,8 @@ class EpisodeResult(BaseModel):
     calls: list[ModelCall] = Field(default_factory=list)
     steps: int = 0
     duration_s: float = 0.0
+    env_date: dt.date | None = None
+    """The date the domain's tools took as today (``None``: not recorded)."""
 
     @property
     def traj(self) -> list[dict[str, Any]]:

@@ -26,6 +26,7 @@ from tautrait_core.episode_context import EpisodeContext
 from tautrait_core.errors import ContextWindowError, ProviderError
 from tautrait_core.llm import call_log
 from tautrait_core.models import (
+    FINISHED_TERMINATIONS,
     STOP_TOKEN,
     EpisodeResult,
     Message,
@@ -139,10 +140,7 @@ async def run_episode(
 
         if outcome is not Outcome.ERROR:
             reward_info = compute_reward(domain, context.task, db, replies)
-            if (
-                termination is not Termination.USER_STOP
-                and termination is not Termination.TERMINATING_TOOL
-            ):
+            if termination not in FINISHED_TERMINATIONS:
                 reward_info = reward_info.model_copy(update={"reward": 0.0})
             outcome = Outcome.PASS if reward_info.reward == 1.0 else Outcome.FAIL
     finally:
@@ -164,6 +162,7 @@ async def run_episode(
         calls=calls,
         steps=steps,
         duration_s=round(time.monotonic() - started, 3),
+        env_date=db.today,
     )
 
 

@@ -208,11 +208,24 @@ def rescore_episode(
 
 
 def rescore_episodes(
-    domain: Domain, task_set: TaskSet, episodes: Sequence[RecordedEpisode], today: dt.date
+    domain: Domain,
+    task_set: TaskSet,
+    episodes: Sequence[RecordedEpisode],
+    today: dt.date | None = None,
+    *,
+    default_today: dt.date | None = None,
 ) -> list[EpisodeRescore]:
-    """Rescore ``episodes`` against ``task_set`` of ``domain``, replaying on date ``today``."""
+    """Rescore ``episodes`` against ``task_set`` of ``domain``.
+
+    Each replay runs on ``today`` if given, else on the date its episode recorded, else on
+    ``default_today`` (the local date when that is not given either).
+    """
     template = template_for(domain, task_set)
-    return [rescore_episode(domain, task_set, template, e, today) for e in episodes]
+    fallback = default_today or dt.date.today()
+    return [
+        rescore_episode(domain, task_set, template, e, today or e.result.env_date or fallback)
+        for e in episodes
+    ]
 
 
 def summarize_rescores(rescores: Sequence[EpisodeRescore]) -> RescoreSummary:
@@ -251,8 +264,8 @@ def rescore(
         task_set: The task set whose current tasks score the episodes. Default: the run's
             task set (unless ``domain`` overrides the run's), else the domain's default set.
         results_db: The results database holding the run (default: the usual one).
-        today: The date the replay runs on. Default: the local date the run was created
-            (episodes do not record theirs), or today for a file.
+        today: The date every replay runs on. Default: the date each episode recorded,
+            else (older runs) the local date the run was created, or today for a file.
 
     Raises:
         RunNotFoundError, UnknownNameError, ConfigError, TaskSetError: the source, domain or
@@ -261,7 +274,7 @@ def rescore(
     loaded = load_source(source, domain=domain, task_set=task_set, results_db=results_db)
     found = lookup("domain", loaded.domain)
     selected = resolve_task_set(found, loaded.task_set)
-    rescores = rescore_episodes(found, selected, loaded.episodes, today or loaded.today)
+    rescores = rescore_episodes(found, selected, loaded.episodes, today, default_today=loaded.today)
     return RescoreReport(
         source=loaded.label,
         domain=found.name,

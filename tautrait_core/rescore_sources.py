@@ -8,7 +8,6 @@ task, and the task itself when the record embeds it (upstream files do).
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,17 +121,13 @@ def file_episodes(path: Path) -> list[RecordedEpisode]:
     """
     from tautrait_core.upstream.results import read_result_list
 
-    episodes = read_result_list(path)
-    records = json.loads(path.read_text())  # read_result_list has checked the shape
     return [
         RecordedEpisode(
             result=episode.result,
             task=episode.task,
-            verdict=RecordedVerdict.from_upstream(
-                (record.get("info") or {}).get("reward_info"), episode.result.reward
-            ),
+            verdict=RecordedVerdict.from_upstream(episode.reward_info, episode.result.reward),
         )
-        for episode, record in zip(episodes, records, strict=True)
+        for episode in read_result_list(path)
     ]
 
 

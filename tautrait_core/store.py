@@ -82,6 +82,8 @@ class EpisodeRecord(SQLModel, table=True):
     steps: int
     duration_s: float
     finished_at: str
+    env_date: str | None = None
+    """ISO date the domain's tools took as today (``None`` before migration m004)."""
 
     def to_result(self) -> EpisodeResult:
         """The stored episode as an :class:`EpisodeResult`."""
@@ -99,6 +101,7 @@ class EpisodeRecord(SQLModel, table=True):
             calls=[ModelCall.model_validate(c) for c in self.calls or []],
             steps=self.steps,
             duration_s=self.duration_s,
+            env_date=dt.date.fromisoformat(self.env_date) if self.env_date else None,
         )
 
 
@@ -188,6 +191,7 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     ("m001_initial", M001_INITIAL),
     ("m002_model_calls", M002_MODEL_CALLS),
     ("m003_diagnoses", M003_DIAGNOSES),
+    ("m004_episode_date", ("ALTER TABLE episodes ADD COLUMN env_date VARCHAR",)),
 ]
 """Ordered schema migrations; never edit one that has shipped, add the next."""
 
@@ -329,6 +333,7 @@ class ResultStore:
             steps=result.steps,
             duration_s=result.duration_s,
             finished_at=_now(),
+            env_date=result.env_date.isoformat() if result.env_date else None,
         )
         with self.session() as session:
             existing = session.exec(

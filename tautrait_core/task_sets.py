@@ -71,3 +71,11 @@ def template_for(domain: Domain, task_set: TaskSet) -> StateTemplate:
     """The database template a task set runs on (built once per process)."""
     loader = task_set.load_rows or domain.seed_data
     return get_template(domain.name, task_set.data_id or "builtin", domain.tables, loader)
+
+
+def tasks_of_run(domain_name: str, task_set: str) -> list[Task]:
+    """The current tasks of a stored run's domain and task set (no model or key checks)."""
+    from tautrait_core.plugins import lookup
+
+    domain = lookup("domain", domain_name, "Install the domain plugin the run used")
+    return resolve_task_set(domain, task_set).tasks

@@ -126,7 +126,7 @@ def test_show_does_not_read_model_text_as_markup(runner) -> None:
     assert document["episode"]["reward_info"]["state_diff"] == ['toylib_books["B1"]']
 
 
-def test_diagnoses_migration_upgrades_an_older_database(tmp_path, monkeypatch) -> None:
+def test_migrations_upgrade_an_older_database(tmp_path, monkeypatch) -> None:
     path = tmp_path / "old.db"
     monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:2])
     ResultStore(path)
@@ -134,5 +134,6 @@ def test_diagnoses_migration_upgrades_an_older_database(tmp_path, monkeypatch) -
     upgraded = ResultStore(path)
     with upgraded.session() as session:
         names = [row[0] for row in session.execute(text("SELECT name FROM _migrations"))]
-    assert names[-1] == "m003_diagnoses" and store_module.MIGRATIONS[-1][0] == "m003_diagnoses"
+    assert names == [name for name, _ in store_module.MIGRATIONS]
+    assert names[2:4] == ["m003_diagnoses", "m004_episode_date"]
     assert upgraded.diagnoses("nothing") == []

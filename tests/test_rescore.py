@@ -183,6 +183,37 @@ def test_oracle_run_rescores_to_identical_rewards(toy_plugin) -> None:
     assert "pass^2: 1.000 -> 1.000" in shown.output
 
 
+def test_replays_run_on_the_date_each_episode_recorded(toy_plugin, monkeypatch) -> None:
+    ran = CliRunner().invoke(cli, ["run", "--domain", "toylib", "--agent", "oracle"])
+    assert ran.exit_code == 0, ran.output
+    from tautrait_core.paths import default_results_db
+    from tautrait_core.store import ResultStore
+
+    store = ResultStore(default_results_db())
+    stored = store.episodes(store.get_run("latest").id)
+    assert {e.env_date for e in stored} == {dt.date.today()}
+
+    import tautrait_core.rescore as rescoring
+
+    dates: list[dt.date] = []
+    replay = rescoring.replay_trajectory
+
+    def recording(domain, template, task, messages, today):  # type: ignore[no-untyped-def]
+        dates.append(today)
+        return replay(domain, template, task, messages, today)
+
+    monkeypatch.setattr(rescoring, "replay_trajectory", recording)
+    old = episode(0, [say("hi")], reward=0.0)  # recorded before episodes kept their date
+    dated = episode(0, [say("hi")], reward=0.0)
+    dated.result.env_date = TODAY
+    domain = toy_plugin.build_domain()
+    rescore_episodes(
+        domain, domain.task_sets["test"], [old, dated], default_today=dt.date(2025, 2, 3)
+    )
+    rescore_episodes(domain, domain.task_sets["test"], [old, dated], dt.date(2024, 1, 1))
+    assert dates == [dt.date(2025, 2, 3), TODAY, dt.date(2024, 1, 1), dt.date(2024, 1, 1)]
+
+
 def test_run_rescored_against_another_task_set(toy_plugin) -> None:
     runner = CliRunner()
     ran = runner.invoke(

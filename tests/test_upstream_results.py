@@ -30,6 +30,22 @@ def test_exported_run_reads_back(toy_plugin, tmp_path: Path) -> None:
     assert first.result.termination is Termination.USER_STOP
 
 
+def test_export_of_a_model_run_needs_no_api_key(toy_plugin, tmp_path: Path, monkeypatch) -> None:
+    from tests.test_reports_fixtures import results_store, store_run
+
+    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    store_run(results_store(), {0: ["pass"], 1: ["fail"]}, agent_model="gpt-4o")
+    path = tmp_path / "results.json"
+    result = CliRunner().invoke(cli, ["export", "latest", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    records = json.loads(path.read_text())
+    assert [(r["task_id"], r["reward"]) for r in records] == [(0, 1.0), (1, 0.0)]
+    assert records[0]["info"]["task"]["user_id"] == "ann_1"
+    episode = read_result_list(path)[1]
+    assert episode.reward_info is not None and episode.reward_info["reward"] == 0.0
+
+
 def test_upstream_shapes_are_understood(tmp_path: Path) -> None:
     records = [
         {  # hit the step limit: no reward info

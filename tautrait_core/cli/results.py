@@ -99,13 +99,13 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
 @results_db_option
 def export(run_id: str, export_format: str, output: Path | None, results_db: Path | None) -> None:
     """Export a run as upstream's result-list JSON (task_id, reward, info, traj, trial)."""
-    from tautrait_core.runner import prepare
+    from tautrait_core.task_sets import tasks_of_run
     from tautrait_core.upstream.results import result_list
 
     store = open_store(results_db)
     record = library_call(store.get_run, run_id)
-    tasks_of_run = library_call(prepare, record.run_config()).task_set.tasks
-    text = json.dumps(result_list(store.episodes(record.id), tasks_of_run), indent=2)
+    tasks = library_call(tasks_of_run, record.domain, record.task_set)
+    text = json.dumps(result_list(store.episodes(record.id), tasks), indent=2)
     if output is None:
         click.echo(text)
     else:

@@ -86,14 +86,14 @@ def default_file_name(config: RunConfig) -> str:
 
 def write_result_list(report: RunReport, config: RunConfig) -> Path:
     """Write a run's results where upstream would (``result_fp`` or ``log_dir``)."""
-    from tautrait_core.runner import prepare
+    from tautrait_core.task_sets import tasks_of_run
 
     if config.export_path:
         path = Path(config.export_path)
     else:
         path = Path(config.log_dir or ".") / default_file_name(config)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tasks = prepare(report.run.run_config()).task_set.tasks
+    tasks = tasks_of_run(report.run.domain, report.run.task_set)
     path.write_text(json.dumps(result_list(report.results, tasks), indent=2))
     return path
 
@@ -105,11 +105,15 @@ class UpstreamEpisode:
         result: The episode (messages from ``traj``; outcome from ``reward``; an episode
             whose ``info`` holds an ``error`` and no reward info is an ``error``).
         task: The task embedded in ``info.task`` (``None`` if the record has none).
+        reward_info: ``info.reward_info`` exactly as the file has it (``None`` if absent).
     """
 
-    def __init__(self, result: EpisodeResult, task: Task | None) -> None:
+    def __init__(
+        self, result: EpisodeResult, task: Task | None, reward_info: dict[str, Any] | None
+    ) -> None:
         self.result = result
         self.task = task
+        self.reward_info = reward_info
 
 
 def _message(raw: dict[str, Any]) -> Message:
@@ -175,5 +179,10 @@ def read_result_list(path: Path) -> list[UpstreamEpisode]:
             messages=messages,
             error=str(info["error"]) if info.get("error") else None,
         )
-        episodes.append(UpstreamEpisode(result, task))
+        raw_reward_info = info.get("reward_info")
+        episodes.append(
+            UpstreamEpisode(
+                result, task, raw_reward_info if isinstance(raw_reward_info, dict) else None
+            )
+        )
     return episodes
