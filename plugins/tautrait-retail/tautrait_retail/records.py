@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tautrait_retail.schema import Order, OrderItem, Product, User, Variant
@@ -40,31 +41,55 @@ class ItemCatalog(Protocol):
         ...
 
 
-class DictCatalog:
-    """An :class:`ItemCatalog` over every variant, read once (for bulk conversion)."""
+@dataclass(frozen=True)
+class CatalogVariant:
+    """What the order tools need to know about a variant (its options are not to be changed)."""
 
-    def __init__(self, products: Iterable[Product], variants: Iterable[Variant]) -> None:
-        names = {product.product_id: product.name for product in products}
-        self._items = {
-            variant.item_id: catalog_item(variant, names[variant.product_id])
-            for variant in variants
-            if variant.product_id in names
+    product_id: str
+    options: dict[str, str]
+    available: bool
+    price: int | float
+
+
+class Catalog:
+    """Every product and variant, read once: an :class:`ItemCatalog` with variant look-ups.
+
+    Args:
+        products: Rows with ``product_id`` and ``name``.
+        variants: Rows with ``item_id``, ``product_id``, ``options``, ``available`` and
+            ``price``; variants of unknown products are left out.
+    """
+
+    def __init__(self, products: Iterable[Any], variants: Iterable[Any]) -> None:
+        self.product_names: dict[str, str] = {row.product_id: row.name for row in products}
+        self.variants: dict[str, CatalogVariant] = {
+            row.item_id: CatalogVariant(row.product_id, row.options, row.available, row.price)
+            for row in variants
+            if row.product_id in self.product_names
         }
 
     def item(self, item_id: str) -> dict[str, Any] | None:
-        found = self._items.get(item_id)
-        return None if found is None else {**found, "options": dict(found["options"])}
+        variant = self.variants.get(item_id)
+        if variant is None:
+            return None
+        return {
+            "name": self.product_names[variant.product_id],
+            "product_id": variant.product_id,
+            "item_id": item_id,
+            "price": variant.price,
+            "options": dict(variant.options),
+        }
 
+    def variant_of(self, product_id: str, item_id: str) -> CatalogVariant | None:
+        """Variant ``item_id`` of product ``product_id`` (``None`` if the product lacks it).
 
-def catalog_item(variant: Variant, product_name: str) -> dict[str, Any]:
-    """The order item that copies ``variant`` of the product called ``product_name``."""
-    return {
-        "name": product_name,
-        "product_id": variant.product_id,
-        "item_id": variant.item_id,
-        "price": variant.price,
-        "options": dict(variant.options),
-    }
+        Raises ``KeyError(product_id)`` for an unknown product, as upstream's
+        ``products[product_id]["variants"]`` does.
+        """
+        if product_id not in self.product_names:
+            raise KeyError(product_id)
+        variant = self.variants.get(item_id)
+        return variant if variant is not None and variant.product_id == product_id else None
 
 
 def expand_items(entries: Iterable[OrderItem], catalog: ItemCatalog) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from tautrait_retail.records import (
     PRODUCT_FIELDS,
     USER_FIELDS,
     VARIANT_FIELDS,
-    DictCatalog,
+    Catalog,
     compact_items,
     order_record,
     product_record,
@@ -51,7 +51,7 @@ class RetailUpstream:
     def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
         """Table rows for upstream data (a dict of the three collections)."""
         products, variants = _catalog_rows(_collection(data, "products"))
-        catalog = DictCatalog(products, variants)
+        catalog = Catalog(products, variants)
         users = list(_user_rows(_collection(data, "users")))
         orders = list(_order_rows(_collection(data, "orders"), catalog))
         return [*products, *variants, *users, *orders]
@@ -64,7 +64,7 @@ class RetailUpstream:
         by_product: dict[str, list[Any]] = {product.product_id: [] for product in products}
         for variant in variants:
             by_product[variant.product_id].append(variant)
-        catalog = DictCatalog(products, variants)
+        catalog = Catalog(products, variants)
         return {
             "orders": {row.order_id: order_record(row, catalog) for row in _all(db, Order)},
             "products": {
@@ -159,7 +159,7 @@ def _user_rows(users: dict[str, Any]) -> Iterator[User]:
         )
 
 
-def _order_rows(orders: dict[str, Any], catalog: DictCatalog) -> Iterator[Order]:
+def _order_rows(orders: dict[str, Any], catalog: Catalog) -> Iterator[Order]:
     for position, (order_id, record) in enumerate(orders.items()):
         _check_record("orders", order_id, record, ORDER_FIELDS, more=True)
         where = f"orders[{order_id!r}]"

@@ -7,7 +7,7 @@ from tautrait_core.state import EpisodeDB
 from tautrait_retail.records import expand_items
 from tautrait_retail.schema import Order
 from tautrait_retail.tools.orders import (
-    EpisodeCatalog,
+    catalog_of,
     missing_item,
     order_json,
     order_owner,
@@ -41,13 +41,14 @@ def exchange_delivered_order_items(
         return "Error: order not found"
     if order.status != "delivered":
         return "Error: non-delivered order cannot be exchanged"
-    items = expand_items(order.items, EpisodeCatalog(db))
+    catalog = catalog_of(db)
+    items = expand_items(order.items, catalog)
     missing = missing_item(items, item_ids)
     if missing is not None:
         return f"Error: {missing} not found"
     if len(item_ids) != len(new_item_ids):
         return "Error: the number of items to be exchanged should match"
-    difference, unavailable = price_difference(db, items, item_ids, new_item_ids)
+    difference, unavailable = price_difference(catalog, items, item_ids, new_item_ids)
     if unavailable is not None:
         return f"Error: new item {unavailable} not found or available"
     difference = round(difference, 2)
@@ -95,7 +96,7 @@ def return_delivered_order_items(
         and payment_method_id != order.payment_history[0]["payment_method_id"]
     ):
         return "Error: payment method should be either the original payment method or a gift card"
-    items = expand_items(order.items, EpisodeCatalog(db))
+    items = expand_items(order.items, catalog_of(db))
     if missing_item(items, item_ids) is not None:
         return "Error: some item not found"
     order.status = "return requested"

@@ -1,33 +1,47 @@
-"""What the order tools share: reading the catalog, the order's owner and its JSON."""
+"""What the order tools share: the catalog, the order's owner, its JSON and item checks."""
 
 from __future__ import annotations
 
 import json
+import threading
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from tautrait_core.state import EpisodeDB
-from tautrait_retail.records import catalog_item, order_record
+from sqlalchemy import select
+from sqlmodel import SQLModel
+
+from tautrait_core.state import EpisodeDB, StateTemplate
+from tautrait_retail.records import Catalog, order_record
 from tautrait_retail.schema import Order, Product, User, Variant
 
+_catalogs: weakref.WeakKeyDictionary[StateTemplate, Catalog] = weakref.WeakKeyDictionary()
+_catalogs_lock = threading.Lock()
 
-class EpisodeCatalog:
-    """The :class:`~tautrait_retail.records.ItemCatalog` of an episode (primary-key reads)."""
 
-    def __init__(self, db: EpisodeDB) -> None:
-        self._db = db
+def catalog_of(db: EpisodeDB) -> Catalog:
+    """The catalog of ``db``'s template, read on first use and then shared.
 
-    def item(self, item_id: str) -> dict[str, Any] | None:
-        variant = self._db.get(Variant, item_id)
-        if variant is None:
-            return None
-        product = self._db.get(Product, variant.product_id)
-        return None if product is None else catalog_item(variant, product.name)
+    No tool changes products or variants, so every episode of a template sees the
+    template's catalog; reading it once keeps item look-ups free of SQL.
+    """
+    with _catalogs_lock:
+        found = _catalogs.get(db.template)
+    if found is not None:
+        return found
+    catalog = Catalog(_rows(db, Product), _rows(db, Variant))
+    with _catalogs_lock:
+        return _catalogs.setdefault(db.template, catalog)
+
+
+def _rows(db: EpisodeDB, model: type[SQLModel]) -> list[Any]:
+    table = model.__table__  # type: ignore[attr-defined]
+    return list(db.execute(select(*table.columns)))
 
 
 def order_json(db: EpisodeDB, order: Order) -> str:
     """``json.dumps`` of the upstream order record, as the order tools answer."""
-    return json.dumps(order_record(order, EpisodeCatalog(db)))
+    return json.dumps(order_record(order, catalog_of(db)))
 
 
 def order_owner(db: EpisodeDB, order: Order) -> User:
@@ -36,18 +50,6 @@ def order_owner(db: EpisodeDB, order: Order) -> User:
     if user is None:
         raise KeyError(order.user_id)
     return user
-
-
-def product_variant(db: EpisodeDB, product_id: str, item_id: str) -> Variant | None:
-    """Variant ``item_id`` of product ``product_id`` (``None`` if the product lacks it).
-
-    Raises ``KeyError(product_id)`` when the product does not exist, as upstream's
-    ``products[product_id]["variants"]`` does.
-    """
-    if db.get(Product, product_id) is None:
-        raise KeyError(product_id)
-    variant = db.get(Variant, item_id)
-    return variant if variant is not None and variant.product_id == product_id else None
 
 
 def missing_item(items: Sequence[dict[str, Any]], item_ids: Sequence[str]) -> str | None:
@@ -65,7 +67,7 @@ def first_item(items: Sequence[dict[str, Any]], item_id: str) -> dict[str, Any]:
 
 
 def price_difference(
-    db: EpisodeDB,
+    catalog: Catalog,
     items: Sequence[dict[str, Any]],
     item_ids: Sequence[str],
     new_item_ids: Sequence[str],
@@ -75,7 +77,7 @@ def price_difference(
     difference: int | float = 0
     for item_id, new_item_id in zip(item_ids, new_item_ids, strict=False):
         item = first_item(items, item_id)
-        variant = product_variant(db, item["product_id"], new_item_id)
+        variant = catalog.variant_of(item["product_id"], new_item_id)
         if variant is None or not variant.available:
             return difference, new_item_id
         difference += variant.price - item["price"]

@@ -11,13 +11,12 @@ from tautrait_core.state import EpisodeDB
 from tautrait_retail.records import compact_items, expand_items
 from tautrait_retail.schema import Order
 from tautrait_retail.tools.orders import (
-    EpisodeCatalog,
+    catalog_of,
     first_item,
     missing_item,
     order_json,
     order_owner,
     price_difference,
-    product_variant,
 )
 
 CANCEL_REASONS = ("no longer needed", "ordered by mistake")
@@ -129,14 +128,14 @@ def modify_pending_order_items(
         return "Error: order not found"
     if order.status != "pending":
         return "Error: non-pending order cannot be modified"
-    catalog = EpisodeCatalog(db)
+    catalog = catalog_of(db)
     items = expand_items(order.items, catalog)
     missing = missing_item(items, item_ids)
     if missing is not None:
         return f"Error: {missing} not found"
     if len(item_ids) != len(new_item_ids):
         return "Error: the number of items to be exchanged should match"
-    difference, unavailable = price_difference(db, items, item_ids, new_item_ids)
+    difference, unavailable = price_difference(catalog, items, item_ids, new_item_ids)
     if unavailable is not None:
         return f"Error: new item {unavailable} not found or available"
     methods = order_owner(db, order).payment_methods
@@ -158,7 +157,7 @@ def modify_pending_order_items(
     try:
         for item_id, new_item_id in zip(item_ids, new_item_ids, strict=False):
             item = first_item(items, item_id)
-            variant = product_variant(db, item["product_id"], new_item_id)
+            variant = catalog.variant_of(item["product_id"], new_item_id)
             if variant is None:
                 raise KeyError(new_item_id)
             item["item_id"] = new_item_id
