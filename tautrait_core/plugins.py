@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -238,12 +237,25 @@ class PluginManager:
                 plugin = infos.get(source.plugin)
                 if plugin is not None:
                     plugin.registers.setdefault(kind, []).append(part_name)
-        for command_plugin in self._command_plugins():
-            infos[command_plugin].registers.setdefault("commands", ["(cli commands)"])
+        for plugin_name, commands in self._commands_by_plugin().items():
+            if plugin_name in infos:
+                infos[plugin_name].registers["commands"] = commands
         return sorted(infos.values(), key=lambda info: (not info.builtin, info.name))
 
-    def _command_plugins(self) -> Iterable[str]:
-        return [impl.plugin_name for impl in self.pm.hook.register_commands.get_hookimpls()]
+    def _commands_by_plugin(self) -> dict[str, list[str]]:
+        """The command names each plugin adds, learnt on a throwaway click group."""
+        import click
+
+        found: dict[str, list[str]] = {}
+        for impl in self.pm.hook.register_commands.get_hookimpls():
+            group = click.Group()
+            try:
+                impl.function(cli=group)
+            except Exception as exc:  # listing plugins must survive a broken one
+                found[impl.plugin_name] = [f"(failed: {type(exc).__name__}: {exc})"]
+            else:
+                found[impl.plugin_name] = sorted(group.commands)
+        return found
 
     def run_plugin_set(self) -> dict[str, str]:
         """``{distribution: version}`` of every loaded plugin, recorded with each run."""

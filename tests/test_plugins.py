@@ -63,7 +63,7 @@ def test_installed_entry_point_is_discovered_with_its_distribution(site: Path) -
     echo = plugin_named(json.loads(result.stdout), "tautrait_echo")
     assert echo["distribution"] == "tautrait-echo" and echo["version"] == "1.2.0"
     assert echo["registers"]["agent"] == ["echo"]
-    assert "commands" in echo["registers"]
+    assert echo["registers"]["commands"] == ["hello"]
     assert tautrait(site, "hello").stdout.strip() == "hello from echo"
 
 
