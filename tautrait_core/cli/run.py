@@ -125,7 +125,9 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
         raise click.UsageError("missing --domain (installed domains: tautrait plugins)")
     options = {key: value for key, value in options.items() if value is not None}
     config = library_call(RunConfig.model_validate, options)
-    report = _execute_with_progress(config, quiet=as_json)
+    # a person typing one side needs the terminal to themselves: no live progress bar
+    typed = "human" in (config.agent, config.user)
+    report = _execute_with_progress(config, quiet=as_json or typed)
     if config.export_path or config.log_dir:
         from tautrait_core.upstream.results import write_result_list
 
