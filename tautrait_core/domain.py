@@ -109,7 +109,11 @@ class Tool:
             return ERROR_PREFIX + describe_validation_error(self.name, exc)
         values = {name: getattr(validated, name) for name in type(validated).model_fields}
         try:
-            result = self.function(db, **values)
+            try:
+                result = self.function(db, **values)
+            finally:  # write what the tool changed, in-place JSON edits included
+                if db is not None:
+                    db.flush()
         except Exception as exc:  # the agent sees the error; the episode goes on
             return ERROR_PREFIX + (str(exc) or type(exc).__name__)
         return observation_text(result)

@@ -13,8 +13,12 @@
   rows. :meth:`EpisodeDB.full_state_hash` recomputes the same digest by scanning every table.
 
 JSON columns may be mutated in place by tools (``order.items[0]["price"] = 3``); such
-changes are detected before each flush by comparing against a snapshot taken when the row
-was loaded, so domain code does not need ``flag_modified``.
+changes are detected by comparing against a snapshot taken when the row was loaded, so
+domain code does not need ``flag_modified``. The comparison runs at explicit flushes: after
+every tool call (:meth:`tautrait_core.domain.Tool.invoke`) and before hashing, not before
+every query. So within one tool, a SQL filter on the content of a JSON value the same tool
+changed in place sees the old value; rows already loaded are returned as the changed
+objects (the session's identity map), which is what tools read.
 """
 
 from __future__ import annotations
@@ -172,6 +176,7 @@ class EpisodeDB(Session):
         # Rows stay referenced for the episode: the identity map is weak, and a row whose
         # JSON was mutated in place is not marked dirty until the next flush looks at it.
         self._loaded_rows: list[SQLModel] = []
+        self._autoflushing = False
         super().__init__(bind=self._connection, autoflush=True, expire_on_commit=False)
 
     def close(self) -> None:
@@ -187,8 +192,19 @@ class EpisodeDB(Session):
 
     def flush(self, objects: Any = None) -> None:
         """Flush pending changes, including JSON values that were mutated in place."""
-        self._flag_mutated_json()
+        if not self._autoflushing:
+            self._flag_mutated_json()
         super().flush(objects)
+
+    def _autoflush(self) -> None:
+        # Before a query only the changes SQLAlchemy tracks itself are written; looking
+        # for in-place JSON changes in every loaded row before every query cost a quarter
+        # of a tool call's time (see the module docstring for when they are looked for).
+        self._autoflushing = True
+        try:
+            super()._autoflush()
+        finally:
+            self._autoflushing = False
 
     def _flag_mutated_json(self) -> None:
         snapshots = self._json_snapshots
