@@ -33,5 +33,10 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 
+# environment cost per episode and end-to-end throughput (figures printed, nothing asserted)
+bench: install
+	$(BIN)/python bench/env_cost.py
+	$(BIN)/python bench/throughput.py
+
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
