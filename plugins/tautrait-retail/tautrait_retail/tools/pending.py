@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Any
 
-from pydantic import Field
+from pydantic_core import CoreSchema, core_schema
 
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
@@ -21,8 +21,18 @@ from tautrait_retail.tools.orders import (
 
 CANCEL_REASONS = ("no longer needed", "ordered by mistake")
 
-CancelReason = Annotated[str, Field(json_schema_extra={"enum": list(CANCEL_REASONS)})]
-"""A cancellation reason; the tool itself answers an invalid one (after its other checks)."""
+
+class CancelReason(str):
+    """A cancellation reason: any string is accepted (the tool answers an invalid one after
+    its other checks, as upstream does), while the schema lists the two valid values."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> CoreSchema:
+        return core_schema.str_schema()
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: CoreSchema, handler: Any) -> dict[str, Any]:
+        return {**handler(schema), "enum": list(CANCEL_REASONS)}
 
 
 def _round_balance(method: dict, change: int | float) -> None:
