@@ -4,7 +4,11 @@ Tools answer with ``json.dumps`` of upstream records and the codec exports them,
 build them here, in upstream key order. An order row stores each item either as the bare
 item id of the catalog variant it copies or as a full record (see :mod:`.schema`);
 :func:`expand_items` and :func:`compact_items` convert between that form and upstream's
-item records through an :class:`ItemCatalog`.
+item records through a :class:`Catalog`.
+
+Tools never change products or variants, so the tools of all episodes of one template
+share one :class:`Catalog` read from it (see :func:`tautrait_retail.tools.orders.catalog_of`);
+the export reads its own from the episode.
 """
 
 from __future__ import annotations
@@ -13,9 +17,9 @@ import copy
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from tautrait_retail.schema import Order, OrderItem, Product, User, Variant
+from tautrait_retail.schema import Order, OrderItem, User
 
 ORDER_FIELDS = (
     "order_id",
@@ -30,15 +34,6 @@ ORDER_FIELDS = (
 USER_FIELDS = ("name", "address", "email", "payment_methods", "orders")
 PRODUCT_FIELDS = ("name", "product_id", "variants")
 VARIANT_FIELDS = ("item_id", "options", "available", "price")
-ITEM_FIELDS = ("name", "product_id", "item_id", "price", "options")
-
-
-class ItemCatalog(Protocol):
-    """Where the item record of a catalog variant comes from."""
-
-    def item(self, item_id: str) -> dict[str, Any] | None:
-        """A new item record copying variant ``item_id`` (``None`` if there is none)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -52,20 +47,43 @@ class CatalogVariant:
 
 
 class Catalog:
-    """Every product and variant, read once: an :class:`ItemCatalog` with variant look-ups.
+    """Every product and variant, read once: the item records of catalog copies, variant
+    look-ups and the upstream product records.
 
     Args:
-        products: Rows with ``product_id`` and ``name``.
+        products: Rows with ``product_id`` and ``name``, in upstream order.
         variants: Rows with ``item_id``, ``product_id``, ``options``, ``available`` and
-            ``price``; variants of unknown products are left out.
+            ``price``, each product's variants in upstream order; variants of unknown
+            products are left out.
     """
 
     def __init__(self, products: Iterable[Any], variants: Iterable[Any]) -> None:
         self.product_names: dict[str, str] = {row.product_id: row.name for row in products}
-        self.variants: dict[str, CatalogVariant] = {
-            row.item_id: CatalogVariant(row.product_id, row.options, row.available, row.price)
-            for row in variants
-            if row.product_id in self.product_names
+        self.variants: dict[str, CatalogVariant] = {}
+        self.product_variants: dict[str, list[str]] = {key: [] for key in self.product_names}
+        for row in variants:
+            if row.product_id in self.product_names:
+                variant = CatalogVariant(row.product_id, row.options, row.available, row.price)
+                self.variants[row.item_id] = variant
+                self.product_variants[row.product_id].append(row.item_id)
+
+    def product_record(self, product_id: str) -> dict[str, Any] | None:
+        """The upstream product record (a new object), or ``None`` for an unknown product."""
+        if product_id not in self.product_names:
+            return None
+        variants = {}
+        for item_id in self.product_variants[product_id]:
+            variant = self.variants[item_id]
+            variants[item_id] = {
+                "item_id": item_id,
+                "options": dict(variant.options),
+                "available": variant.available,
+                "price": variant.price,
+            }
+        return {
+            "name": self.product_names[product_id],
+            "product_id": product_id,
+            "variants": variants,
         }
 
     def item(self, item_id: str) -> dict[str, Any] | None:
@@ -92,7 +110,7 @@ class Catalog:
         return variant if variant is not None and variant.product_id == product_id else None
 
 
-def expand_items(entries: Iterable[OrderItem], catalog: ItemCatalog) -> list[dict[str, Any]]:
+def expand_items(entries: Iterable[OrderItem], catalog: Catalog) -> list[dict[str, Any]]:
     """Upstream item records for stored order items (new objects, safe to change)."""
     items = []
     for entry in entries:
@@ -106,7 +124,7 @@ def expand_items(entries: Iterable[OrderItem], catalog: ItemCatalog) -> list[dic
     return items
 
 
-def compact_items(items: Iterable[dict[str, Any]], catalog: ItemCatalog) -> list[OrderItem]:
+def compact_items(items: Iterable[dict[str, Any]], catalog: Catalog) -> list[OrderItem]:
     """The stored form of upstream item records: the item id where an item copies its
     catalog variant exactly (key order and number types included), else the record."""
     entries: list[OrderItem] = []
@@ -120,7 +138,7 @@ def compact_items(items: Iterable[dict[str, Any]], catalog: ItemCatalog) -> list
     return entries
 
 
-def order_record(order: Order, catalog: ItemCatalog) -> dict[str, Any]:
+def order_record(order: Order, catalog: Catalog) -> dict[str, Any]:
     """The upstream order record (shares nested values with the row, except items)."""
     return {
         "order_id": order.order_id,
@@ -142,23 +160,4 @@ def user_record(user: User) -> dict[str, Any]:
         "email": user.email,
         "payment_methods": user.payment_methods,
         "orders": user.orders,
-    }
-
-
-def variant_record(variant: Variant) -> dict[str, Any]:
-    """The upstream variant record inside a product's ``variants`` object."""
-    return {
-        "item_id": variant.item_id,
-        "options": variant.options,
-        "available": variant.available,
-        "price": variant.price,
-    }
-
-
-def product_record(product: Product, variants: Iterable[Variant]) -> dict[str, Any]:
-    """The upstream product record; ``variants`` in their upstream order."""
-    return {
-        "name": product.name,
-        "product_id": product.product_id,
-        "variants": {variant.item_id: variant_record(variant) for variant in variants},
     }

@@ -27,7 +27,6 @@ from tautrait_retail.records import (
     Catalog,
     compact_items,
     order_record,
-    product_record,
     user_record,
 )
 from tautrait_retail.schema import JSONScalar, Order, Product, User, Variant
@@ -60,17 +59,10 @@ class RetailUpstream:
     def export(self, db: Any) -> dict[str, Any]:
         """The episode database as upstream's dict of collections."""
         db.flush()
-        products = _all(db, Product)
-        variants = _all(db, Variant)
-        by_product: dict[str, list[Any]] = {product.product_id: [] for product in products}
-        for variant in variants:
-            by_product[variant.product_id].append(variant)
-        catalog = Catalog(products, variants)
+        catalog = Catalog(_all(db, Product), _all(db, Variant))
         return {
             "orders": {row.order_id: order_record(row, catalog) for row in _all(db, Order)},
-            "products": {
-                row.product_id: product_record(row, by_product[row.product_id]) for row in products
-            },
+            "products": {key: catalog.product_record(key) for key in catalog.product_names},
             "users": {row.user_id: user_record(row) for row in _all(db, User)},
         }
 

@@ -9,9 +9,9 @@ from sqlmodel import select
 
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
-from tautrait_retail.records import product_record, user_record
-from tautrait_retail.schema import Order, Product, User, Variant
-from tautrait_retail.tools.orders import order_json
+from tautrait_retail.records import user_record
+from tautrait_retail.schema import Order, User
+from tautrait_retail.tools.orders import catalog_of, order_json
 
 _ZIP = text("json_extract(address, '$.zip') = :zip")
 
@@ -39,14 +39,13 @@ def find_user_id_by_name_zip(db: EpisodeDB, first_name: str, last_name: str, zip
         last_name: The customer's last name, e.g. 'Ortiz' (case does not matter).
         zip: The zip code of the customer's address, e.g. '60614'.
     """
-    candidates = db.exec(select(User).where(_ZIP.bindparams(zip=zip)).order_by(User.position))
-    for user in candidates:
-        name = user.name
+    statement = select(User.user_id, User.name).where(_ZIP.bindparams(zip=zip))
+    for user_id, name in db.exec(statement.order_by(User.position)):
         if (
             name["first_name"].lower() == first_name.lower()
             and name["last_name"].lower() == last_name.lower()
         ):
-            return user.user_id
+            return user_id
     return "Error: user not found"
 
 
@@ -71,13 +70,10 @@ def get_product_details(db: EpisodeDB, product_id: str) -> str:
     Args:
         product_id: The product id, e.g. '6086499569'. It is not the same as an item id.
     """
-    product = db.get(Product, product_id)
+    product = catalog_of(db).product_record(product_id)
     if product is None:
         return "Error: product not found"
-    variants = db.exec(
-        select(Variant).where(Variant.product_id == product_id).order_by(Variant.position)
-    )
-    return json.dumps(product_record(product, variants))
+    return json.dumps(product)
 
 
 @tool
@@ -98,6 +94,6 @@ def get_user_details(db: EpisodeDB, user_id: str) -> str:
 def list_all_product_types(db: EpisodeDB) -> str:
     """List every product type the store sells, as a JSON object of product name to product
     id, sorted by name."""
-    products = db.exec(select(Product.name, Product.product_id).order_by(Product.position))
-    by_name = dict(products.all())
+    names = catalog_of(db).product_names
+    by_name = {name: product_id for product_id, name in names.items()}
     return json.dumps(dict(sorted(by_name.items())))

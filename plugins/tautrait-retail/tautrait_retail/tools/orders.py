@@ -36,7 +36,7 @@ def catalog_of(db: EpisodeDB) -> Catalog:
 
 def _rows(db: EpisodeDB, model: type[SQLModel]) -> list[Any]:
     table = model.__table__  # type: ignore[attr-defined]
-    return list(db.execute(select(*table.columns)))
+    return list(db.execute(select(*table.columns).order_by(table.c.position)))
 
 
 def order_json(db: EpisodeDB, order: Order) -> str:
