@@ -19,12 +19,12 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, text
 from sqlmodel import SQLModel
 
+from tautrait_retail.catalog import Catalog
 from tautrait_retail.records import (
     ORDER_FIELDS,
     PRODUCT_FIELDS,
     USER_FIELDS,
     VARIANT_FIELDS,
-    Catalog,
     compact_items,
     order_record,
     user_record,

@@ -8,6 +8,7 @@ whole module, and each task costs one replay and one export.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections import defaultdict
@@ -19,7 +20,7 @@ from tautrait_retail.domain import DATA_DIR
 from tautrait_retail.upstream import COLLECTIONS, RetailUpstream
 
 from tautrait_core.domain import Domain
-from tautrait_core.hashing import upstream_changes, upstream_hash
+from tautrait_core.hashing import to_hashable, upstream_changes, upstream_hash
 from tautrait_core.models import Action
 from tautrait_core.reward import replay_actions
 from tautrait_core.state import StateTemplate
@@ -67,42 +68,95 @@ def upstream_template(domain: Domain, upstream_data: dict[str, Any]) -> StateTem
     return StateTemplate("retail-upstream", domain.tables, codec.to_rows(upstream_data))
 
 
-@pytest.fixture(scope="module")
-def upstream_texts(upstream_data: dict[str, Any]) -> dict[str, dict[str, str]]:
-    """``json.dumps`` of every upstream record, by collection and key."""
-    return _record_texts(upstream_data)
+class Baseline:
+    """The upstream data before any change, to compare many states that differ from it in a
+    few records: their change set and their upstream hash, without re-rendering the records
+    that did not change.
+
+    Records whose ``json.dumps`` text equals the baseline's are equal for upstream too
+    (same keys, values and int/float types), so :meth:`compare` runs ``upstream_changes`` on
+    the other records only, and builds the text ``str(to_hashable(data))`` that
+    ``upstream_hash`` digests from the baseline's text of each unchanged record.
+    ``test_the_baseline_agrees_with_the_full_computation`` checks both against the full
+    computation.
+    """
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.texts = _record_texts(data)
+        self.hashables = {
+            name: {key: repr(to_hashable(value)) for key, value in records.items()}
+            for name, records in data.items()
+        }
+
+    def compare(self, after: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], str]:
+        """``upstream_changes(self.data, after)`` and ``upstream_hash(after)``."""
+        differing = self._differing(after)
+
+        def part(data: dict[str, Any]) -> dict[str, Any]:
+            return {
+                name: {key: value for key, value in data[name].items() if key in differing[name]}
+                for name in data
+            }
+
+        collections = []
+        for name in sorted(after):
+            records = after[name]
+            texts = self.hashables.get(name, {})
+            entries = [
+                f"({key!r}, "
+                + (
+                    texts[key]
+                    if key in texts and key not in differing[name]
+                    else repr(to_hashable(records[key]))
+                )
+                + ")"
+                for key in sorted(records)
+            ]
+            collections.append(f"({name!r}, {_tuple_text(entries)})")
+        digest = hashlib.sha256(_tuple_text(collections).encode("utf-8")).hexdigest()
+        return upstream_changes(part(self.data), part(after)), digest
+
+    def _differing(self, after: dict[str, Any]) -> dict[str, set[str]]:
+        after_texts = _record_texts(after)
+        return {
+            name: {
+                key
+                for key in {*self.texts.get(name, {}), *after_texts[name]}
+                if self.texts.get(name, {}).get(key) != after_texts[name].get(key)
+            }
+            for name in after_texts
+        }
 
 
 def _record_texts(data: dict[str, Any]) -> dict[str, dict[str, str]]:
     return {name: {key: json.dumps(value) for key, value in data[name].items()} for name in data}
 
 
-def _changes(
-    before: dict[str, Any], before_texts: dict[str, dict[str, str]], after: dict[str, Any]
-) -> dict[str, dict[str, Any]]:
-    """``upstream_changes(before, after)``, run on the records whose JSON text differs.
+def _tuple_text(items: list[str]) -> str:
+    """How Python prints a tuple whose elements print as ``items``."""
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
-    Records with equal ``json.dumps`` text are equal for upstream's comparison too, so
-    leaving them out changes nothing but the time (the full comparison of every record
-    costs more than the replay and the export together).
-    """
-    after_texts = _record_texts(after)
-    differing: dict[str, set[str]] = {
+
+def _as_golden(changes: dict[str, dict[str, Any]], before: dict[str, Any]) -> dict[str, Any]:
+    """Changes as the golden files list them: a record counts as changed only when it
+    differs under Python equality, so a gift card balance going from 9 to 9.0 (an item
+    change with no price difference) is no change there. The data hash still tells them
+    apart, and it is compared as well."""
+    kept = {
         name: {
-            key
-            for key in {*before_texts[name], *after_texts[name]}
-            if before_texts[name].get(key) != after_texts[name].get(key)
+            key: value
+            for key, value in records.items()
+            if value is None or key not in before[name] or value != before[name][key]
         }
-        for name in before_texts
+        for name, records in changes.items()
     }
+    return json.loads(json.dumps({name: records for name, records in kept.items() if records}))
 
-    def part(data: dict[str, Any]) -> dict[str, Any]:
-        return {
-            name: {key: value for key, value in data[name].items() if key in differing[name]}
-            for name in data
-        }
 
-    return upstream_changes(part(before), part(after))
+@pytest.fixture(scope="module")
+def baseline(upstream_data: dict[str, Any]) -> Baseline:
+    return Baseline(upstream_data)
 
 
 @pytest.fixture(scope="module")
@@ -132,16 +186,35 @@ def test_upstream_data_round_trips_exactly(
 
 
 @needs_peers
-def test_the_fast_change_comparison_equals_the_full_one(
-    domain: Domain, upstream_template: StateTemplate, upstream_data: dict[str, Any]
+def test_the_baseline_agrees_with_the_full_computation(
+    domain: Domain, upstream_template: StateTemplate, baseline: Baseline
 ) -> None:
-    actions = [Action.model_validate(action) for action in _tasks("test")[0]["actions"]]
-    with upstream_template.new_episode() as db:
-        replay_actions(domain, db, actions)
-        after = codec.export(db)
-    full = upstream_changes(upstream_data, after)
-    assert full
-    assert _changes(upstream_data, _record_texts(upstream_data), after) == full
+    """Every dev task's gold state and a few states with added, removed and retyped records:
+    the baseline's changes and hash equal ``upstream_changes`` and ``upstream_hash``."""
+    states = []
+    for task in _tasks("dev"):
+        actions = [Action.model_validate(action) for action in task["actions"]]
+        with upstream_template.new_episode() as db:
+            replay_actions(domain, db, actions)
+            states.append(codec.export(db))
+    edited = json.loads(json.dumps(baseline.data))
+    order_id = next(iter(edited["orders"]))
+    edited["orders"]["#W0000000"] = edited["orders"].pop(order_id)
+    next(iter(edited["users"].values()))["orders"] = []
+    card = next(
+        method
+        for user in reversed(edited["users"].values())
+        for method in user["payment_methods"].values()
+        if "balance" in method
+    )
+    card["balance"] = float(card["balance"])  # equal under ==, yet a change for upstream
+    states.append(edited)
+    assert len(baseline.compare(edited)[0]["users"]) == 2
+    for state in [baseline.data, *states]:
+        assert baseline.compare(state) == (
+            upstream_changes(baseline.data, state),
+            upstream_hash(state),
+        )
 
 
 @needs_peers
@@ -149,8 +222,7 @@ def test_the_fast_change_comparison_equals_the_full_one(
 def test_gold_replay_matches_upstream(
     domain: Domain,
     upstream_template: StateTemplate,
-    upstream_data: dict[str, Any],
-    upstream_texts: dict[str, dict[str, str]],
+    baseline: Baseline,
     gold_hashes: dict[str, Any],
     split: str,
     index: int,
@@ -169,10 +241,9 @@ def test_gold_replay_matches_upstream(
             )
         after = codec.export(db)
     # the initial export equals the upstream data (test above), so it stands in for it
-    changes = _changes(upstream_data, upstream_texts, after)
-    assert json.loads(json.dumps(changes)) == golden["changes"]
-    expected = gold_hashes["tasks"][f"retail/{split}/{index}"]["gold_hash"]
-    assert upstream_hash(after) == expected
+    changes, data_hash = baseline.compare(after)
+    assert _as_golden(changes, baseline.data) == golden["changes"]
+    assert data_hash == gold_hashes["tasks"][f"retail/{split}/{index}"]["gold_hash"]
 
 
 @needs_peers

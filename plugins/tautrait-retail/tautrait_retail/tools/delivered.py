@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
+from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import expand_items
 from tautrait_retail.schema import Order
 from tautrait_retail.tools.orders import (
-    catalog_of,
     missing_item,
     order_json,
     order_owner,

@@ -9,9 +9,10 @@ from sqlmodel import select
 
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
+from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import user_record
 from tautrait_retail.schema import Order, User
-from tautrait_retail.tools.orders import catalog_of, order_json
+from tautrait_retail.tools.orders import order_json
 
 _ZIP = text("json_extract(address, '$.zip') = :zip")
 

@@ -1,42 +1,15 @@
-"""What the order tools share: the catalog, the order's owner, its JSON and item checks."""
+"""What the order tools share: the order's owner, its JSON and the item checks."""
 
 from __future__ import annotations
 
 import json
-import threading
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
-from sqlmodel import SQLModel
-
-from tautrait_core.state import EpisodeDB, StateTemplate
-from tautrait_retail.records import Catalog, order_record
-from tautrait_retail.schema import Order, Product, User, Variant
-
-_catalogs: weakref.WeakKeyDictionary[StateTemplate, Catalog] = weakref.WeakKeyDictionary()
-_catalogs_lock = threading.Lock()
-
-
-def catalog_of(db: EpisodeDB) -> Catalog:
-    """The catalog of ``db``'s template, read on first use and then shared.
-
-    No tool changes products or variants, so every episode of a template sees the
-    template's catalog; reading it once keeps item look-ups free of SQL.
-    """
-    with _catalogs_lock:
-        found = _catalogs.get(db.template)
-    if found is not None:
-        return found
-    catalog = Catalog(_rows(db, Product), _rows(db, Variant))
-    with _catalogs_lock:
-        return _catalogs.setdefault(db.template, catalog)
-
-
-def _rows(db: EpisodeDB, model: type[SQLModel]) -> list[Any]:
-    table = model.__table__  # type: ignore[attr-defined]
-    return list(db.execute(select(*table.columns).order_by(table.c.position)))
+from tautrait_core.state import EpisodeDB
+from tautrait_retail.catalog import Catalog, catalog_of
+from tautrait_retail.records import order_record
+from tautrait_retail.schema import Order, User
 
 
 def order_json(db: EpisodeDB, order: Order) -> str:

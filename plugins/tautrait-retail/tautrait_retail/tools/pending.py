@@ -8,10 +8,10 @@ from pydantic_core import CoreSchema, core_schema
 
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
+from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import compact_items, expand_items
 from tautrait_retail.schema import Order
 from tautrait_retail.tools.orders import (
-    catalog_of,
     first_item,
     missing_item,
     order_json,
