@@ -189,10 +189,10 @@ def test_upstream_data_round_trips_exactly(
 def test_the_baseline_agrees_with_the_full_computation(
     domain: Domain, upstream_template: StateTemplate, baseline: Baseline
 ) -> None:
-    """Every dev task's gold state and a few states with added, removed and retyped records:
+    """The first dev tasks' gold states and a state with added, removed and retyped records:
     the baseline's changes and hash equal ``upstream_changes`` and ``upstream_hash``."""
     states = []
-    for task in _tasks("dev"):
+    for task in _tasks("dev")[:8]:
         actions = [Action.model_validate(action) for action in task["actions"]]
         with upstream_template.new_episode() as db:
             replay_actions(domain, db, actions)
@@ -253,7 +253,7 @@ def test_state_hash_agrees_with_the_upstream_hash(
     """Two episodes have equal canonical state hashes exactly when their upstream hashes
     are equal: the fresh state and a sample of gold replays, each sampled task twice (and
     the read-only ones share the fresh state's hash)."""
-    cases = random.Random(7).sample(_cases(), 40)
+    cases = random.Random(7).sample(_cases(), 24)
     episodes = [[]] + [
         [Action.model_validate(action) for action in _tasks(split)[index]["actions"]]
         for split, index in cases
@@ -271,7 +271,7 @@ def test_state_hash_agrees_with_the_upstream_hash(
         state_by_upstream[upstream].add(state)
     assert all(len(found) == 1 for found in upstream_by_state.values())
     assert all(len(found) == 1 for found in state_by_upstream.values())
-    assert len(upstream_by_state) > 20
+    assert len(upstream_by_state) > 12
 
 
 def test_builtin_data_round_trips_exactly(template: StateTemplate) -> None:
