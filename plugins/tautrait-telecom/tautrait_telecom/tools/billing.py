@@ -1,0 +1,111 @@
+"""Billing entries: showing them, bill settings, payments and the senior discount."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+from pydantic import Strict
+
+from tautrait_core.domain import tool
+from tautrait_core.state import EpisodeDB
+from tautrait_telecom.schema import Billing, Customer
+
+StrictBool = Annotated[bool, Strict()]
+"""A JSON boolean, taken as given (no 'yes' or 1 turned into True)."""
+
+
+@tool
+def get_billing_details(db: EpisodeDB, customer_id: str) -> str:
+    """Show a customer's billing entry: balance, monthly charges by service, last payment,
+    payment history, next bill date and bill settings.
+
+    Args:
+        customer_id: The customer id.
+    """
+    billing = db.get(Billing, customer_id)
+    if billing is None:
+        return f"Error: No billing information found for customer: {customer_id}"
+    return json.dumps(billing.to_record())
+
+
+@tool
+def manage_billing(
+    db: EpisodeDB,
+    customer_id: str,
+    paperless: StrictBool,
+    auto_pay: StrictBool,
+    billing_cycle: str,
+) -> str:
+    """Change a customer's bill settings (paperless bills, automatic payment, billing cycle)
+    on their billing entry, and show the updated entry. All three settings are written, so
+    pass the current value of any setting the customer keeps.
+
+    Args:
+        customer_id: The customer id.
+        paperless: Whether bills are sent electronically only.
+        auto_pay: Whether bills are paid automatically.
+        billing_cycle: The billing cycle, e.g. 'monthly'.
+    """
+    if db.get(Customer, customer_id) is None:
+        return f"Error: Customer not found: {customer_id}"
+    billing = db.get(Billing, customer_id)
+    if billing is None:
+        raise KeyError(customer_id)
+    billing.set_field("paperless", paperless)
+    billing.set_field("auto_pay", auto_pay)
+    billing.set_field("billing_cycle", billing_cycle)
+    return json.dumps({"customer_id": customer_id, "billing": billing.to_record()})
+
+
+@tool
+def record_payment(
+    db: EpisodeDB, customer_id: str, amount: int | float | str, method: str, date: str
+) -> str:
+    """Record a payment the customer makes toward their balance. The balance never goes
+    below zero: any amount above the balance is not kept as credit.
+
+    Args:
+        customer_id: The customer id.
+        amount: The amount paid, in dollars (e.g. 120.5).
+        method: How the customer pays, e.g. 'credit_card' or 'bank_transfer'.
+        date: The payment date, 'YYYY-MM-DD'.
+    """
+    billing = db.get(Billing, customer_id)
+    if billing is None:
+        return f"Error: No billing information found for customer: {customer_id}"
+    try:
+        paid = round(float(amount), 2)
+    except ValueError:
+        return "Error: amount must be a number"
+    balance = billing.current_balance if billing.current_balance is not None else 0.0
+    new_balance = max(round(balance - paid, 2), 0.0)
+    billing.set_field("current_balance", new_balance)
+    history = billing.payment_history if billing.payment_history is not None else []
+    history.append({"date": date, "amount": paid, "status": "completed"})
+    billing.set_field("payment_history", history)
+    last = {"amount": paid, "date": date, "method": method, "status": "completed"}
+    billing.set_field("last_payment", last)
+    receipt = {
+        "customer_id": customer_id,
+        "amount": f"{paid:.2f}",
+        "method": method,
+        "date": date,
+        "current_balance": f"{new_balance:.2f}",
+    }
+    return json.dumps(receipt)
+
+
+@tool
+def get_senior_discount(db: EpisodeDB, original_price: str | int | float) -> str:
+    """Compute the price of a service after the senior discount ($5.00 off, never below
+    zero), as a 2-decimal amount.
+
+    Args:
+        original_price: The regular monthly price, e.g. '45.00'.
+    """
+    try:
+        price = float(original_price)
+    except ValueError:
+        return "Error: original_price must be a number"
+    return f"{max(price - 5.0, 0.0):.2f}"

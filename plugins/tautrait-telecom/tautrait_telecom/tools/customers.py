@@ -1,0 +1,83 @@
+"""Identifying customers, showing their account and registering their devices."""
+
+from __future__ import annotations
+
+import json
+
+from sqlmodel import select
+
+from tautrait_core.domain import tool
+from tautrait_core.state import EpisodeDB
+from tautrait_telecom.schema import Customer, Device, email_key, phone_digits
+
+
+@tool
+def find_customer_by_email(db: EpisodeDB, email: str) -> str:
+    """Look up a customer by the email address on their account and return the customer
+    id. Upper and lower case do not matter.
+
+    Args:
+        email: The customer's email address, e.g. 'maria.ortiz@example.net'.
+    """
+    statement = (
+        select(Customer.customer_id)
+        .where(Customer.email_key == email_key(email))
+        .order_by(Customer.position)  # type: ignore[arg-type]
+    )
+    found = db.exec(statement).first()
+    if found is None:
+        return f"Error: No customer found with email address: {email}"
+    return found
+
+
+@tool
+def find_customer_by_phone(db: EpisodeDB, phone: str) -> str:
+    """Look up a customer by their phone number and return the customer id. Only the digits
+    are compared, so any formatting works.
+
+    Args:
+        phone: The customer's phone number, e.g. '(555) 201-3344' or '5552013344'.
+    """
+    statement = (
+        select(Customer.customer_id)
+        .where(Customer.phone_digits == phone_digits(phone))
+        .order_by(Customer.position)  # type: ignore[arg-type]
+    )
+    found = db.exec(statement).first()
+    if found is None:
+        return f"Error: No customer found with phone number: {phone}"
+    return found
+
+
+@tool
+def get_customer_details(db: EpisodeDB, customer_id: str) -> str:
+    """Show a customer's full profile: name, contact details, address, account, subscribed
+    services, registered devices (with the service each one uses) and billing preferences.
+
+    Args:
+        customer_id: The customer id, e.g. 'maria_ortiz_4821'.
+    """
+    customer = db.get(Customer, customer_id)
+    if customer is None:
+        return f"Error: Customer not found: {customer_id}"
+    return json.dumps(customer.to_record())
+
+
+@tool
+def add_device(db: EpisodeDB, customer_id: str, device_name: str) -> str:
+    """Register a new device on a customer's account. The device starts with no service
+    attached; attach it with manage_service.
+
+    Args:
+        customer_id: The customer id.
+        device_name: The device's catalog name, exactly as get_device_details knows it.
+    """
+    customer = db.get(Customer, customer_id)
+    if customer is None:
+        return f"Error: Customer not found: {customer_id}"
+    if db.get(Device, device_name) is None:
+        return f"Error: Invalid device name: {device_name}"
+    devices = customer.devices if customer.devices is not None else []
+    devices.append({"device_id": str(len(devices) + 1), "name": device_name, "service": None})
+    customer.set_field("devices", devices)
+    return f"Success: Added device '{device_name}' to customer {customer_id}"

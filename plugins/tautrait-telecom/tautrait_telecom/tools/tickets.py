@@ -1,0 +1,86 @@
+"""Support tickets: opening, showing and updating them."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import func
+from sqlmodel import select
+
+from tautrait_core.domain import tool
+from tautrait_core.state import EpisodeDB
+from tautrait_telecom.schema import Customer, SupportTicket
+
+CATEGORIES = ("mobile", "internet", "tv", "billing", "account", "device", "security", "phone")
+PRIORITIES = ("low", "medium", "high", "urgent")
+
+
+@tool
+def create_support_ticket(
+    db: EpisodeDB, customer_id: str, category: str, priority: str = "medium"
+) -> str:
+    """Open a new support ticket for a customer. The ticket starts with status 'open'.
+
+    Args:
+        customer_id: The customer id.
+        category: One of mobile, internet, tv, billing, account, device, security, phone.
+        priority: One of low, medium, high, urgent (default medium).
+    """
+    if db.get(Customer, customer_id) is None:
+        return f"Error: Customer not found: {customer_id}"
+    if category not in CATEGORIES:
+        return f"Error: Invalid category: {category}. Valid categories: {', '.join(CATEGORIES)}"
+    if priority not in PRIORITIES:
+        return f"Error: Invalid priority: {priority}. Valid priorities: {', '.join(PRIORITIES)}"
+    count = db.exec(select(func.count()).select_from(SupportTicket)).one()
+    ticket_id = f"TICKET{count + 1:03d}"
+    record = {
+        "ticket_id": ticket_id,
+        "customer_id": customer_id,
+        "status": "open",
+        "priority": priority,
+        "category": category,
+    }
+    existing = db.get(SupportTicket, ticket_id)
+    if existing is not None:  # upstream overwrites the record in place, keeping its slot
+        position = existing.position
+        db.delete(existing)
+        db.flush()
+    else:
+        last = db.exec(select(func.max(SupportTicket.position))).one()
+        position = 0 if last is None else last + 1
+    db.add(SupportTicket.from_record(record, position))
+    return f"Success: Created support ticket {ticket_id} for customer {customer_id}"
+
+
+@tool
+def get_support_ticket_details(db: EpisodeDB, ticket_id: str) -> str:
+    """Show a support ticket: its customer, status, priority and category.
+
+    Args:
+        ticket_id: The ticket id, e.g. 'TICKET004'.
+    """
+    ticket = db.get(SupportTicket, ticket_id)
+    if ticket is None:
+        return f"Error: Support ticket not found: {ticket_id}"
+    return json.dumps(ticket.to_record())
+
+
+@tool
+def modify_support_ticket(db: EpisodeDB, ticket_id: str, status: str, priority: str) -> str:
+    """Change a support ticket's status and priority. Both are written as given, so pass
+    the current value of the one that stays.
+
+    Args:
+        ticket_id: The ticket id.
+        status: The new status, e.g. 'open', 'in_progress' or 'closed'.
+        priority: The new priority: low, medium, high or urgent.
+    """
+    ticket = db.get(SupportTicket, ticket_id)
+    if ticket is None:
+        return f"Error: Support ticket not found: {ticket_id}"
+    ticket.set_field("status", status)
+    ticket.set_field("priority", priority)
+    return (
+        f"Success: Modified support ticket {ticket_id} with status {status} and priority {priority}"
+    )
