@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from enum import Enum
+from enum import StrEnum
 
 from sqlmodel import select
 
@@ -46,7 +46,7 @@ def get_services(db: EpisodeDB) -> str:
     return json.dumps({row.service_id: row.to_record() for row in rows})
 
 
-class Issue(str, Enum):
+class Issue(StrEnum):
     """The device problems troubleshooting knows."""
 
     NO_SERVICE = "no_service"
