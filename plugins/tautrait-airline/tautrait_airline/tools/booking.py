@@ -1,0 +1,162 @@
+"""Booking a new reservation."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import select
+
+from tautrait_airline.records import reservation_json
+from tautrait_airline.schema import Flight, Reservation, User
+from tautrait_airline.tools.arguments import (
+    Cabin,
+    Count,
+    FlightChoices,
+    FlightType,
+    Insurance,
+    Passengers,
+    Payments,
+)
+from tautrait_airline.tools.search import date_entry
+from tautrait_core.domain import tool
+from tautrait_core.state import EpisodeDB
+
+NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
+"""Ids of new reservations, tried in order; when all exist the last one is replaced."""
+
+BOOKING_TIME = "2024-05-15T15:00:00"
+INSURANCE_PER_PASSENGER = 30
+PRICE_PER_EXTRA_BAG = 50
+
+
+def price_segment(
+    db: EpisodeDB, segment: dict[str, Any], cabin: str, passengers: int
+) -> str | None:
+    """Check that a segment can be booked for ``passengers`` people in ``cabin`` and add
+    its current ``price``, ``origin`` and ``destination``; returns the error to answer, if
+    any."""
+    number = segment["flight_number"]
+    flight = db.get(Flight, number)
+    if flight is None:
+        return f"Error: flight {number} not found"
+    entry = date_entry(db, number, segment["date"])
+    if entry is None:
+        return f"Error: flight {number} not found on date {segment['date']}"
+    if entry["status"] != "available":
+        return f"Error: flight {number} not available on date {segment['date']}"
+    if entry["available_seats"][cabin] < passengers:
+        return f"Error: not enough seats on flight {number}"
+    segment["price"] = entry["prices"][cabin]
+    segment["origin"] = flight.origin
+    segment["destination"] = flight.destination
+    return None
+
+
+@tool
+def book_reservation(
+    db: EpisodeDB,
+    user_id: str,
+    origin: str,
+    destination: str,
+    flight_type: FlightType,
+    cabin: Cabin,
+    flights: FlightChoices,
+    passengers: Passengers,
+    payment_methods: Payments,
+    total_baggages: Count,
+    nonfree_baggages: Count,
+    insurance: Insurance,
+) -> str:
+    """Book a reservation for a customer, on flights found by a search, and charge it to
+    the customer's payment methods. The amounts must add up to the total: each flight's
+    price in the cabin times the passengers, plus insurance and extra bags. Only after the
+    customer confirmed the details.
+
+    Args:
+        user_id: The user id of the customer who books, e.g. 'maria_lopez_1234'.
+        origin: IATA code of the trip's origin, e.g. 'BOS'.
+        destination: IATA code of the trip's destination, e.g. 'SEA'.
+        flight_type: 'one_way' or 'round_trip'.
+        cabin: The cabin for every flight and passenger.
+        flights: Every flight of the trip, in travel order, each with its number and date.
+        passengers: Every traveller, each with first name, last name and date of birth.
+        payment_methods: The customer's payment method ids and the amount each pays.
+        total_baggages: The number of checked bags.
+        nonfree_baggages: The number of checked bags that are charged.
+        insurance: Whether travel insurance is bought: 'yes' or 'no'.
+    """
+    user = db.get(User, user_id)
+    if user is None:
+        return "Error: user not found"
+    reservation_id = next(
+        (key for key in NEW_RESERVATION_IDS if db.get(Reservation, key) is None),
+        NEW_RESERVATION_IDS[-1],
+    )
+    segments = copy.deepcopy(flights)
+    total: int | float = 0
+    for segment in segments:
+        problem = price_segment(db, segment, cabin, len(passengers))
+        if problem:
+            return problem
+        total += segment["price"] * len(passengers)
+    if insurance == "yes":
+        total += INSURANCE_PER_PASSENGER * len(passengers)
+    total += PRICE_PER_EXTRA_BAG * nonfree_baggages
+    methods = user.payment_methods
+    for payment in payment_methods:
+        payment_id, amount = payment["payment_id"], payment["amount"]
+        if payment_id not in methods:
+            return f"Error: payment method {payment_id} not found"
+        method = methods[payment_id]
+        if method["source"] in ("gift_card", "certificate") and method["amount"] < amount:
+            return f"Error: not enough balance in payment method {payment_id}"
+    paid = sum(payment["amount"] for payment in payment_methods)
+    if paid != total:
+        return f"Error: payment amount does not add up, total price is {total}, but paid {paid}"
+    for payment in payment_methods:
+        payment_id = payment["payment_id"]
+        if methods[payment_id]["source"] == "gift_card":
+            methods[payment_id]["amount"] -= payment["amount"]
+        elif methods[payment_id]["source"] == "certificate":
+            del methods[payment_id]
+    reservation = _store(
+        db,
+        Reservation(
+            reservation_id=reservation_id,
+            position=0,
+            user_id=user_id,
+            origin=origin,
+            destination=destination,
+            flight_type=flight_type,
+            cabin=cabin,
+            flights=segments,
+            passengers=passengers,
+            payment_history=payment_methods,
+            created_at=BOOKING_TIME,
+            total_baggages=total_baggages,
+            nonfree_baggages=nonfree_baggages,
+            insurance=insurance,
+        ),
+    )
+    user.reservations = [*user.reservations, reservation_id]
+    return reservation_json(reservation)
+
+
+def _store(db: EpisodeDB, reservation: Reservation) -> Reservation:
+    """Add a new reservation at the end, or replace an existing one with the same id in
+    its place (upstream overwrites its dict entry)."""
+    existing = db.get(Reservation, reservation.reservation_id)
+    if existing is None:
+        last = db.exec(_last_position()).first()
+        reservation.position = 0 if last is None else last + 1
+        db.add(reservation)
+        return reservation
+    for key, value in reservation.model_dump(exclude={"position"}).items():
+        setattr(existing, key, value)
+    return existing
+
+
+def _last_position() -> Any:
+    return select(func.max(Reservation.position))

@@ -1,0 +1,99 @@
+"""Searching bookable flights: direct and with one connection."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import select
+
+from tautrait_airline import flight_dates
+from tautrait_airline.records import FLIGHT_FIELDS
+from tautrait_airline.schema import Flight, FlightDate
+from tautrait_core.domain import tool
+from tautrait_core.state import EpisodeDB
+
+
+def date_entry(db: EpisodeDB, flight_number: str, date: str) -> dict[str, Any] | None:
+    """The upstream entry of a flight on a date, or ``None`` if the flight has no such date."""
+    row = db.get(FlightDate, (flight_number, date))
+    return None if row is None else flight_dates.decode(row.status, row.details)
+
+
+def _flight_fields(flight: Flight) -> dict[str, Any]:
+    return {key: getattr(flight, key) for key in FLIGHT_FIELDS}
+
+
+@tool
+def search_direct_flight(db: EpisodeDB, origin: str, destination: str, date: str) -> str:
+    """Find nonstop flights between two airports that can be booked on a date, with the
+    seats left and the price per passenger in each cabin.
+
+    Args:
+        origin: IATA code of the departure airport, e.g. 'BOS'.
+        destination: IATA code of the arrival airport, e.g. 'SEA'.
+        date: Travel date as YYYY-MM-DD.
+    """
+    found = []
+    flights = select(Flight).where(Flight.origin == origin, Flight.destination == destination)
+    for flight in db.exec(flights.order_by(Flight.position)):
+        entry = date_entry(db, flight.flight_number, date)
+        if entry is not None and entry["status"] == flight_dates.AVAILABLE:
+            found.append({**_flight_fields(flight), **entry})
+    return json.dumps(found)
+
+
+@tool
+def search_onestop_flight(db: EpisodeDB, origin: str, destination: str, date: str) -> str:
+    """Find two-flight itineraries with one connection between two airports, departing on
+    a date; each result lists both flights with their own date, seats and prices.
+
+    Args:
+        origin: IATA code of the departure airport, e.g. 'BOS'.
+        destination: IATA code of the final arrival airport, e.g. 'SEA'.
+        date: Departure date of the first flight as YYYY-MM-DD.
+    """
+    firsts = db.exec(select(Flight).where(Flight.origin == origin).order_by(Flight.position))
+    seconds: dict[str, list[Flight]] = {}
+    for flight in db.exec(
+        select(Flight).where(Flight.destination == destination).order_by(Flight.position)
+    ):
+        seconds.setdefault(flight.origin, []).append(flight)
+    found = []
+    for first in firsts:
+        for second in seconds.get(first.destination, []):
+            pair = _connection(db, first, second, date)
+            if pair is not None:
+                found.append(pair)
+    return json.dumps(found)
+
+
+def _connection(
+    db: EpisodeDB, first: Flight, second: Flight, date: str
+) -> list[dict[str, Any]] | None:
+    """The result pair for two flights, or ``None`` when they do not connect.
+
+    Upstream's rules, kept as they are: a next-day arrival moves the second flight to
+    ``2024-05-<day + 1>`` (not zero-padded, always May); times are compared as strings;
+    the second flight's seats and prices are read from the first flight's date.
+    """
+    arrival = first.scheduled_arrival_time_est
+    second_date = f"2024-05-{int(date[-2:]) + 1}" if "+1" in arrival else date
+    if arrival > second.scheduled_departure_time_est:
+        return None
+    first_entry = date_entry(db, first.flight_number, date)
+    if first_entry is None:
+        return None
+    second_entry = date_entry(db, second.flight_number, second_date)
+    if second_entry is None:
+        return None
+    available = flight_dates.AVAILABLE
+    if first_entry["status"] != available or second_entry["status"] != available:
+        return None
+    shown_entry = date_entry(db, second.flight_number, date)
+    if shown_entry is None:
+        raise KeyError(date)
+    return [
+        {**_flight_fields(first), **first_entry, "date": date},
+        {**_flight_fields(second), **shown_entry, "date": second_date},
+    ]

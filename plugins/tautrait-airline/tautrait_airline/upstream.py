@@ -1,0 +1,96 @@
+"""Reading and writing the upstream tau-trait airline data shape.
+
+Upstream's ``load_data`` returns ``{"flights", "reservations", "users"}``, one
+``data/<name>.json`` file each, every one an object keyed by id (a flight and a reservation
+also carry their id inside; a user does not). :class:`AirlineUpstream` turns that dict into
+table rows and rebuilds it exactly from an episode database, so that
+``upstream_hash(export(db))`` equals upstream's data hash.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import SQLModel, select
+
+from tautrait_airline.records import (
+    flight_record,
+    flight_rows,
+    reservation_record,
+    reservation_row,
+    user_record,
+    user_row,
+)
+from tautrait_airline.schema import Flight, FlightDate, Reservation, User
+
+COLLECTIONS = ("flights", "reservations", "users")
+"""The collections in upstream's order."""
+
+
+class AirlineUpstream:
+    """The :class:`~tautrait_core.domain.UpstreamFormat` of the airline domain."""
+
+    def read_data(self, folder: Path) -> dict[str, Any]:
+        """Read ``folder/<collection>.json`` for the three collections."""
+        data: dict[str, Any] = {}
+        for name in COLLECTIONS:
+            path = folder / f"{name}.json"
+            if not path.is_file():
+                raise FileNotFoundError(f"airline data file {path} is missing")
+            data[name] = json.loads(path.read_text(encoding="utf-8"))
+        return data
+
+    def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
+        """Table rows for upstream data (a dict of the three collections)."""
+        return list(_rows(data))
+
+    def export(self, db: Any) -> dict[str, Any]:
+        """The episode database as upstream's dict of collections, in upstream order."""
+        dates: dict[str, list[Any]] = {}
+        columns = (FlightDate.flight_number, FlightDate.date, FlightDate.status, FlightDate.details)
+        date_rows = db.exec(select(*columns).order_by(FlightDate.position))
+        for row in date_rows:
+            dates.setdefault(row.flight_number, []).append(row)
+        flights = {
+            row.flight_number: flight_record(row, dates.get(row.flight_number, []))
+            for row in db.exec(select(Flight).order_by(Flight.position))
+        }
+        reservations = {
+            row.reservation_id: reservation_record(row)
+            for row in db.exec(select(Reservation).order_by(Reservation.position))
+        }
+        users = {
+            row.user_id: user_record(row) for row in db.exec(select(User).order_by(User.position))
+        }
+        return {"flights": flights, "reservations": reservations, "users": users}
+
+
+def _rows(data: dict[str, Any]) -> Iterator[SQLModel]:
+    flights = _collection(data, "flights")
+    for position, (key, record) in enumerate(flights.items()):
+        _check_id("flights", key, record, "flight_number")
+        yield from flight_rows(record, position)
+    reservations = _collection(data, "reservations")
+    for position, (key, record) in enumerate(reservations.items()):
+        _check_id("reservations", key, record, "reservation_id")
+        yield reservation_row(record, position)
+    for position, (key, record) in enumerate(_collection(data, "users").items()):
+        yield user_row(key, record, position)
+
+
+def _collection(data: dict[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name)
+    if not isinstance(value, dict):
+        raise ValueError(f"airline data: {name} must be an object, not {type(value).__name__}")
+    return value
+
+
+def _check_id(name: str, key: str, record: Any, id_field: str) -> None:
+    if isinstance(record, dict) and record.get(id_field) != key:
+        raise ValueError(
+            f"{name}: the record under key {key!r} has {id_field}={record.get(id_field)!r}; "
+            "upstream keys each record by its own id"
+        )
