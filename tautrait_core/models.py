@@ -382,6 +382,10 @@ class RunConfig(BaseModel):
     run_name: str | None = None
     export_path: str | None = Field(None, validation_alias=AliasChoices("export_path", "result_fp"))
     log_dir: str | None = None
+    executor: Literal["local", "ray"] = "local"
+    """Where episodes run: in this process, or as Ray tasks (extra ``tautrait-core[ray]``)."""
+    ray_address: str | None = None
+    """Ray cluster to connect to (``None``: start a local Ray instance)."""
 
     @field_validator("traits", mode="before")
     @classmethod
@@ -438,6 +442,8 @@ class RunConfig(BaseModel):
                 "timeout_s",
                 "max_cost",
                 "cache",
+                "executor",
+                "ray_address",
             }
         )
         data["traits"] = self.traits.as_words()

@@ -16,6 +16,7 @@ import random
 import signal
 import threading
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -25,6 +26,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from tautrait_core.domain import Domain, TaskSet
 from tautrait_core.episode_context import EpisodeContext
 from tautrait_core.errors import ConfigError, StorageError
+from tautrait_core.executors import check_executor, executor_for
 from tautrait_core.keys import require_keys
 from tautrait_core.metrics import RunMetrics, summarize
 from tautrait_core.models import EpisodeResult, Outcome, RunConfig, Termination
@@ -104,6 +106,7 @@ def prepare(config: RunConfig) -> PreparedRun:
         require_keys(config.agent_model, config.agent_provider, config.agent_api_base, "agent")
     if user_class.needs_model and getattr(backend_class, "uses_user_model", True):
         require_keys(config.user_model, config.user_provider, config.user_api_base, "user")
+    check_executor(config)
     task_set = resolve_task_set(domain, config.task_set)
     total = len(task_set.tasks)
     if config.task_ids:
@@ -143,9 +146,10 @@ def schedule(prepared: PreparedRun) -> list[tuple[int, int]]:
     return pairs
 
 
-async def _run_one(
+async def run_prepared_episode(
     prepared: PreparedRun, template: StateTemplate, task_id: int, trial: int
 ) -> EpisodeResult:
+    """Run one (task, trial) episode in this process; a crash outside it becomes an error."""
     config = prepared.config
     context = EpisodeContext(
         domain=prepared.domain,
@@ -171,11 +175,16 @@ async def _run_one(
 
 
 async def execute_async(
-    config: RunConfig, progress: RunProgress | None = None, handle_signals: bool = False
+    config: RunConfig,
+    progress: RunProgress | None = None,
+    handle_signals: bool = False,
+    on_created: Callable[[RunRecord], None] | None = None,
 ) -> RunReport:
     """Run (or resume) a configuration to the end; see the module docstring.
 
     With ``handle_signals`` (the CLI), Ctrl-C is handled by :class:`StopControl`.
+    ``on_created`` is called with a new run's record as soon as it is stored (a sweep links
+    the run to its grid point there).
     """
     store = ResultStore(config.results_db or default_results_db())
     if config.resume:
@@ -190,6 +199,8 @@ async def execute_async(
                 "timeout_s": config.timeout_s,
                 "max_cost": config.max_cost,
                 "cache": config.cache,
+                "executor": config.executor,
+                "ray_address": config.ray_address,
                 "resume": record.id,
             }
         )
@@ -204,7 +215,10 @@ async def execute_async(
             prepared.task_ids,
             get_plugin_manager().run_plugin_set(),
         )
+        if on_created is not None:
+            on_created(record)
     template = template_for(prepared.domain, prepared.task_set)
+    executor = executor_for(prepared, template)
     done = store.finished_pairs(record.id)
     pending = [pair for pair in schedule(prepared) if pair not in done]
     if progress is not None:
@@ -227,7 +241,7 @@ async def execute_async(
             current = asyncio.current_task()
             assert current is not None
             running[current] = (task_id, trial)
-            result = await _run_one(prepared, template, task_id, trial)
+            result = await executor.run_episode(task_id, trial)
             del running[current]
             try:
                 store.save_episode(record.id, result)
@@ -368,10 +382,13 @@ class SpendTracker:
 
 
 def execute(
-    config: RunConfig, progress: RunProgress | None = None, handle_signals: bool = False
+    config: RunConfig,
+    progress: RunProgress | None = None,
+    handle_signals: bool = False,
+    on_created: Callable[[RunRecord], None] | None = None,
 ) -> RunReport:
     """Synchronous wrapper of :func:`execute_async`."""
-    return asyncio.run(execute_async(config, progress, handle_signals))
+    return asyncio.run(execute_async(config, progress, handle_signals, on_created))
 
 
 def run(config: RunConfig | dict[str, Any]) -> list[EpisodeResult]:

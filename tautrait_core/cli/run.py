@@ -12,6 +12,20 @@ import click
 from tautrait_core.cli.root import cli, library_call
 from tautrait_core.output import console, echo_json, print_metrics
 
+executor_option = click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    default=None,
+    help="Where episodes run: this process [default], or Ray tasks on a Ray cluster "
+    "(pip install 'tautrait-core[ray]'; workers read API keys from their own environment).",
+)
+ray_address_option = click.option(
+    "--ray-address",
+    default=None,
+    help="Ray cluster address for --executor ray (e.g. ray://head:10001) [default: start a "
+    "local Ray instance].",
+)
+
 
 @cli.command()
 @click.option(
@@ -87,6 +101,8 @@ from tautrait_core.output import console, echo_json, print_metrics
     default=None,
     help="JSONL demonstrations for --agent few-shot (each line has messages_display).",
 )
+@executor_option
+@ray_address_option
 @click.option("--results-db", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.option("--resume", "resume", default=None, metavar="RUN_ID", help="Continue a stored run.")
 @click.option("--name", "run_name", default=None, help="A label stored with the run.")
