@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
-
-from pydantic import Strict
 
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
 from tautrait_telecom.schema import Billing, Customer
-
-StrictBool = Annotated[bool, Strict()]
-"""A JSON boolean, taken as given (no 'yes' or 1 turned into True)."""
 
 
 @tool
@@ -33,8 +27,8 @@ def get_billing_details(db: EpisodeDB, customer_id: str) -> str:
 def manage_billing(
     db: EpisodeDB,
     customer_id: str,
-    paperless: StrictBool,
-    auto_pay: StrictBool,
+    paperless: bool,
+    auto_pay: bool,
     billing_cycle: str,
 ) -> str:
     """Change a customer's bill settings (paperless bills, automatic payment, billing cycle)
@@ -59,9 +53,7 @@ def manage_billing(
 
 
 @tool
-def record_payment(
-    db: EpisodeDB, customer_id: str, amount: int | float | str, method: str, date: str
-) -> str:
+def record_payment(db: EpisodeDB, customer_id: str, amount: float, method: str, date: str) -> str:
     """Record a payment the customer makes toward their balance. The balance never goes
     below zero: any amount above the balance is not kept as credit.
 
@@ -74,10 +66,7 @@ def record_payment(
     billing = db.get(Billing, customer_id)
     if billing is None:
         return f"Error: No billing information found for customer: {customer_id}"
-    try:
-        paid = round(float(amount), 2)
-    except ValueError:
-        return "Error: amount must be a number"
+    paid = round(amount, 2)  # a non-number is refused before the tool runs
     balance = billing.current_balance if billing.current_balance is not None else 0.0
     new_balance = max(round(balance - paid, 2), 0.0)
     billing.set_field("current_balance", new_balance)
