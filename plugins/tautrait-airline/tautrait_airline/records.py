@@ -78,9 +78,13 @@ def flight_record(flight: Flight, dates: list[Any]) -> dict[str, Any]:
     return record
 
 
-def reservation_record(reservation: Reservation) -> dict[str, Any]:
-    """The upstream reservation record (a deep copy)."""
-    record = {key: copy.deepcopy(getattr(reservation, key)) for key in RESERVATION_FIELDS}
+def reservation_record(reservation: Any) -> dict[str, Any]:
+    """The upstream reservation record of a row (or of a result row with the same columns).
+
+    Nested values are shared with the row, not copied: serialize the record, or pass rows
+    that were read for the purpose (as the export does).
+    """
+    record = {key: getattr(reservation, key) for key in RESERVATION_FIELDS}
     if reservation.status is not None:
         record["status"] = reservation.status
     return record
@@ -91,9 +95,9 @@ def reservation_json(reservation: Reservation) -> str:
     return json.dumps(reservation_record(reservation))
 
 
-def user_record(user: User) -> dict[str, Any]:
-    """The upstream user record (a deep copy)."""
-    return {key: copy.deepcopy(getattr(user, key)) for key in USER_FIELDS}
+def user_record(user: Any) -> dict[str, Any]:
+    """The upstream user record of a row (nested values shared, as for reservations)."""
+    return {key: getattr(user, key) for key in USER_FIELDS}
 
 
 def flight_rows(record: dict[str, Any], position: int) -> list[Flight | FlightDate]:

@@ -48,24 +48,29 @@ class AirlineUpstream:
         return list(_rows(data))
 
     def export(self, db: Any) -> dict[str, Any]:
-        """The episode database as upstream's dict of collections, in upstream order."""
+        """The episode database as upstream's dict of collections, in upstream order.
+
+        Rows are read as plain result rows (not as tracked objects), so every nested value
+        of the export is freshly decoded and owned by the caller.
+        """
         dates: dict[str, list[Any]] = {}
-        columns = (FlightDate.flight_number, FlightDate.date, FlightDate.status, FlightDate.details)
-        date_rows = db.exec(select(*columns).order_by(FlightDate.position))
-        for row in date_rows:
+        for row in _plain_rows(db, FlightDate):
             dates.setdefault(row.flight_number, []).append(row)
         flights = {
             row.flight_number: flight_record(row, dates.get(row.flight_number, []))
-            for row in db.exec(select(Flight).order_by(Flight.position))
+            for row in _plain_rows(db, Flight)
         }
         reservations = {
-            row.reservation_id: reservation_record(row)
-            for row in db.exec(select(Reservation).order_by(Reservation.position))
+            row.reservation_id: reservation_record(row) for row in _plain_rows(db, Reservation)
         }
-        users = {
-            row.user_id: user_record(row) for row in db.exec(select(User).order_by(User.position))
-        }
+        users = {row.user_id: user_record(row) for row in _plain_rows(db, User)}
         return {"flights": flights, "reservations": reservations, "users": users}
+
+
+def _plain_rows(db: Any, model: Any) -> Any:
+    """Every row of ``model``'s table as a result row, in upstream order."""
+    columns = [getattr(model, name) for name in model.model_fields]
+    return db.exec(select(*columns).order_by(model.position))
 
 
 def _rows(data: dict[str, Any]) -> Iterator[SQLModel]:
