@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 
-from sqlmodel import select
-
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
-from tautrait_telecom.schema import Device, Service
+from tautrait_telecom.catalog import catalog_of
 
 
 @tool
@@ -19,10 +17,10 @@ def get_service_details(db: EpisodeDB, service_id: str) -> str:
     Args:
         service_id: The service id, e.g. 'internet_fiber_500mb'.
     """
-    service = db.get(Service, service_id)
+    service = catalog_of(db).service(service_id)
     if service is None:
         return f"Error: Service not found: {service_id}"
-    return json.dumps(service.to_record())
+    return json.dumps(service)
 
 
 @tool
@@ -33,17 +31,16 @@ def get_device_details(db: EpisodeDB, device_name: str) -> str:
         device_name: The device's catalog name, exactly as written on the customer's
             device list, e.g. 'iPhone 15 Pro'.
     """
-    device = db.get(Device, device_name)
+    device = catalog_of(db).device(device_name)
     if device is None:
         return f"Error: Device not found: {device_name}"
-    return json.dumps(device.to_record())
+    return json.dumps(device)
 
 
 @tool
 def get_services(db: EpisodeDB) -> str:
     """List every service of the catalog with its name, category and monthly price."""
-    rows = db.exec(select(Service).order_by(Service.position))  # type: ignore[arg-type]
-    return json.dumps({row.service_id: row.to_record() for row in rows})
+    return json.dumps(catalog_of(db).services())
 
 
 class Issue(StrEnum):
@@ -112,15 +109,16 @@ def troubleshoot_device(db: EpisodeDB, device_name: str, issue: str) -> str:
         problem = Issue(issue)
     except ValueError:
         raise ValueError(f"{issue!r} is not a valid Issue") from None
-    device = db.get(Device, device_name)
+    device = catalog_of(db).device(device_name)
     if device is None:
         return f"Error: Device not found: {device_name}"
-    if device.category in ("mobile_phone", "phone"):
+    category = device.get("category")
+    if category in ("mobile_phone", "phone"):
         return _steps_text(PHONE_STEPS[problem])
-    if device.category == "networking":
+    if category == "networking":
         steps = NETWORKING_STEPS.get(problem)
         return _steps_text(steps) if steps else "Unknown issue"
-    if device.category == "tv":
+    if category == "tv":
         if problem is not Issue.NO_SERVICE:  # upstream names a missing enum member here
             raise AttributeError("NO_SIGNAL")
         return _steps_text(TV_NO_SERVICE_STEPS)

@@ -8,7 +8,8 @@ from sqlmodel import select
 
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
-from tautrait_telecom.schema import Customer, Device, email_key, phone_digits
+from tautrait_telecom.catalog import catalog_of
+from tautrait_telecom.schema import Customer, email_key, phone_digits
 
 
 @tool
@@ -75,7 +76,7 @@ def add_device(db: EpisodeDB, customer_id: str, device_name: str) -> str:
     customer = db.get(Customer, customer_id)
     if customer is None:
         return f"Error: Customer not found: {customer_id}"
-    if db.get(Device, device_name) is None:
+    if not catalog_of(db).has_device(device_name):
         return f"Error: Invalid device name: {device_name}"
     devices = customer.devices if customer.devices is not None else []
     devices.append({"device_id": str(len(devices) + 1), "name": device_name, "service": None})

@@ -6,7 +6,8 @@ import json
 
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
-from tautrait_telecom.schema import Billing, Customer, Service
+from tautrait_telecom.catalog import catalog_of
+from tautrait_telecom.schema import Billing, Customer
 
 ACTIONS = "add, remove, list"
 
@@ -35,8 +36,9 @@ def manage_service(
         return f"Error: Customer not found: {customer_id}"
     subscribed = customer.services if customer.services is not None else []
     if action == "list":
-        found = [db.get(Service, sid) for sid in subscribed]
-        services = [service.to_record() for service in found if service is not None]
+        catalog = catalog_of(db)
+        found = [catalog.service(sid) for sid in subscribed]
+        services = [service for service in found if service is not None]
         return json.dumps({"customer_id": customer_id, "services": services})
     if not service_id:
         return f"Error: Service ID is required for action: {action}"
@@ -55,7 +57,7 @@ def _add(
     devices_ids: list[str] | None,
 ) -> str:
     cid = customer.customer_id
-    service = db.get(Service, service_id)
+    service = catalog_of(db).service(service_id)
     if service is None:
         return f"Error: Service not found: {service_id}"
     if service_id in subscribed:
@@ -73,9 +75,9 @@ def _add(
     billing = db.get(Billing, cid)
     if billing is not None:
         charges = billing.monthly_charges if billing.monthly_charges is not None else {}
-        charges[service_id] = service.price
+        charges[service_id] = service.get("price")
         billing.set_field("monthly_charges", charges)
-    return f"Success: Added service '{service.name}' to customer {cid}"
+    return f"Success: Added service '{service.get('name')}' to customer {cid}"
 
 
 def _remove(db: EpisodeDB, customer: Customer, subscribed: list[str], service_id: str) -> str:
@@ -95,8 +97,8 @@ def _remove(db: EpisodeDB, customer: Customer, subscribed: list[str], service_id
         charges = billing.monthly_charges if billing.monthly_charges is not None else {}
         charges.pop(service_id)
         billing.set_field("monthly_charges", charges)
-    service = db.get(Service, service_id)
-    name = service.name if service is not None else service_id
+    service = catalog_of(db).service(service_id)
+    name = service.get("name") if service is not None else service_id
     return (
         f"Success: Removed service '{name}' from customer {cid}. Devices {detached!r} are "
         "now no longer associated with the service."
