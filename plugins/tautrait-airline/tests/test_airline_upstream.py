@@ -228,8 +228,8 @@ def test_state_hash_agrees_with_the_upstream_hash(
     domain: Domain, upstream_template: StateTemplate, baseline: Baseline
 ) -> None:
     """Two episodes have equal canonical state hashes exactly when their upstream hashes
-    are equal: the fresh state and gold replays of writing and read-only tasks, each sampled task twice (the
-    read-only ones share the fresh state's hash)."""
+    are equal: the fresh state and the gold replays of writing and read-only tasks, each
+    task twice (the read-only ones share the fresh state's hash)."""
     cases = [("test", index) for index in (0, 1, 2, 5, 7, 12, 21, 50, 57, 58, 59)]
     episodes = [[]] + [
         [Action.model_validate(action) for action in _tasks(split)[index]["actions"]]
