@@ -19,6 +19,8 @@ from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 from tautrait_core.runner import execute
 
 PLUGIN_ROOT = Path(__file__).resolve().parents[1]
+UPSTREAM_TASK_LISTS = {"test": "TASKS_TEST", "train": "TASKS_TRAIN", "dev": "TASKS_TEST"}
+"""Upstream's task files and the name of the list each one defines."""
 PEERS = PLUGIN_ROOT.parents[1].parent / "shared" / "peers" / "tau-trait"
 
 
@@ -77,24 +79,30 @@ def test_an_offline_oracle_run_passes_every_task(tautrait_home: Path) -> None:
 @pytest.mark.skipif(not PEERS.is_dir(), reason=f"upstream material not found at {PEERS}")
 def test_imported_upstream_tasks_run_with_the_oracle(tautrait_home: Path, tmp_path: Path) -> None:
     """``tautrait import tau-trait`` reads a checkout's data through this plugin's codec; the
-    imported tasks then pass with the oracle (a checkout is rebuilt here from the peers)."""
+    imported tasks then pass with the oracle (a checkout is rebuilt here from the peers, with
+    upstream's list names: the dev file's list is called ``TASKS_TEST``)."""
     envs = tmp_path / "tau-trait" / "tau_trait" / "envs" / "telecom"
     shutil.copytree(PEERS / "data" / "telecom", envs / "data")
-    for split in ("test", "train", "dev"):
+    for split, variable in UPSTREAM_TASK_LISTS.items():
         tasks = json.loads((PEERS / "tasks" / f"telecom_{split}.json").read_text())
-        (envs / f"tasks_{split}.py").write_text(_upstream_task_file(tasks))
+        (envs / f"tasks_{split}.py").write_text(_upstream_task_file(tasks, variable))
     reset_plugin_manager()
     try:
         imported = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "tau-trait")])
         assert imported.exit_code == 0, imported.output
-        config = RunConfig(domain="telecom", task_set="tau-trait:test", agent="oracle")
-        report = execute(config)
+        assert "tau-trait:dev (8 tasks)" in imported.output
+        rewards = [
+            execute(
+                RunConfig(domain="telecom", task_set=f"tau-trait:{split}", agent="oracle")
+            ).metrics.average_reward
+            for split in UPSTREAM_TASK_LISTS
+        ]
     finally:
         reset_plugin_manager()
-    assert report.metrics.average_reward == 1.0
+    assert rewards == [1.0, 1.0, 1.0]
 
 
-def _upstream_task_file(tasks: list[dict[str, Any]]) -> str:
+def _upstream_task_file(tasks: list[dict[str, Any]], variable: str) -> str:
     """An upstream-style ``tasks_<split>.py`` holding ``tasks``."""
     entries = []
     for task in tasks:
@@ -107,4 +115,5 @@ def _upstream_task_file(tasks: list[dict[str, Any]]) -> str:
             f"instruction={task['instruction']!r}, actions=[{actions}], "
             f"outputs={task['outputs']!r}),"
         )
-    return "from tau_trait.types import Action, Task\n\nTASKS = [\n" + "\n".join(entries) + "\n]\n"
+    header = f"from tau_trait.types import Action, Task\n\n{variable} = [\n"
+    return header + "\n".join(entries) + "\n]\n"
