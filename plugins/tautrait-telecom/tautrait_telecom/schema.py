@@ -17,6 +17,9 @@ tickets. Each record becomes one row:
 
 Look-up columns that are not upstream fields (``email_key``, ``phone_digits`` of a customer,
 ``catalog_name`` of a device) are derived from the record when it is loaded and indexed.
+The tables of small records (services, devices, tickets) are keyed by their id alone
+(``WITHOUT ROWID``), which keeps the database image that each episode copies small; customer
+and billing records are too large for that layout to pay off.
 """
 
 from __future__ import annotations
@@ -136,6 +139,7 @@ class Service(RecordRow, table=True):
     """A plan or package of the catalog (mobile, internet, tv, phone, security)."""
 
     __tablename__ = "telecom_services"
+    __table_args__ = {"sqlite_with_rowid": False}
 
     service_id: str = Field(primary_key=True)
     position: int
@@ -148,6 +152,7 @@ class Device(RecordRow, table=True):
     """A device model of the catalog, keyed by its display name (e.g. 'iPhone 15 Pro')."""
 
     __tablename__ = "telecom_devices"
+    __table_args__ = {"sqlite_with_rowid": False}
     BOOKKEEPING: ClassVar[frozenset[str]] = frozenset({"position", "field_order", "catalog_name"})
 
     catalog_name: str = Field(primary_key=True)
@@ -179,6 +184,7 @@ class SupportTicket(RecordRow, table=True):
     """A support ticket of a customer, with its status, priority and category."""
 
     __tablename__ = "telecom_support_tickets"
+    __table_args__ = {"sqlite_with_rowid": False}
 
     ticket_id: str = Field(primary_key=True)
     position: int

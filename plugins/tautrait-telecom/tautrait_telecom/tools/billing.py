@@ -6,7 +6,8 @@ import json
 
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
-from tautrait_telecom.schema import Billing, Customer
+from tautrait_telecom.schema import Billing
+from tautrait_telecom.tools.customers import customer_exists
 
 
 @tool
@@ -41,7 +42,7 @@ def manage_billing(
         auto_pay: Whether bills are paid automatically.
         billing_cycle: The billing cycle, e.g. 'monthly'.
     """
-    if db.get(Customer, customer_id) is None:
+    if not customer_exists(db, customer_id):
         return f"Error: Customer not found: {customer_id}"
     billing = db.get(Billing, customer_id)
     if billing is None:

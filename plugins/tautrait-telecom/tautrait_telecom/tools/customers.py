@@ -12,6 +12,12 @@ from tautrait_telecom.catalog import catalog_of
 from tautrait_telecom.schema import Customer, email_key, phone_digits
 
 
+def customer_exists(db: EpisodeDB, customer_id: str) -> bool:
+    """Whether ``customer_id`` is a customer (an indexed look-up that loads no record)."""
+    statement = select(Customer.customer_id).where(Customer.customer_id == customer_id)
+    return db.exec(statement).first() is not None
+
+
 @tool
 def find_customer_by_email(db: EpisodeDB, email: str) -> str:
     """Look up a customer by the email address on their account and return the customer

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from sqlalchemy import func
 from sqlmodel import select
 
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
-from tautrait_telecom.schema import Customer, SupportTicket
+from tautrait_telecom.schema import SupportTicket
+from tautrait_telecom.tools.customers import customer_exists
 
 CATEGORIES = ("mobile", "internet", "tv", "billing", "account", "device", "security", "phone")
 PRIORITIES = ("low", "medium", "high", "urgent")
@@ -26,14 +26,14 @@ def create_support_ticket(
         category: One of mobile, internet, tv, billing, account, device, security, phone.
         priority: One of low, medium, high, urgent (default medium).
     """
-    if db.get(Customer, customer_id) is None:
+    if not customer_exists(db, customer_id):
         return f"Error: Customer not found: {customer_id}"
     if category not in CATEGORIES:
         return f"Error: Invalid category: {category}. Valid categories: {', '.join(CATEGORIES)}"
     if priority not in PRIORITIES:
         return f"Error: Invalid priority: {priority}. Valid priorities: {', '.join(PRIORITIES)}"
-    count = db.exec(select(func.count()).select_from(SupportTicket)).one()
-    ticket_id = f"TICKET{count + 1:03d}"
+    slots = dict(db.exec(select(SupportTicket.ticket_id, SupportTicket.position)).all())
+    ticket_id = f"TICKET{len(slots) + 1:03d}"
     record = {
         "ticket_id": ticket_id,
         "customer_id": customer_id,
@@ -41,14 +41,12 @@ def create_support_ticket(
         "priority": priority,
         "category": category,
     }
-    existing = db.get(SupportTicket, ticket_id)
-    if existing is not None:  # upstream overwrites the record in place, keeping its slot
-        position = existing.position
-        db.delete(existing)
+    position = slots.get(ticket_id)
+    if position is not None:  # upstream overwrites the record in place, keeping its slot
+        db.delete(db.get(SupportTicket, ticket_id))
         db.flush()
     else:
-        last = db.exec(select(func.max(SupportTicket.position))).one()
-        position = 0 if last is None else last + 1
+        position = max(slots.values(), default=-1) + 1
     db.add(SupportTicket.from_record(record, position))
     return f"Success: Created support ticket {ticket_id} for customer {customer_id}"
 
