@@ -149,7 +149,7 @@ class Service(RecordRow, table=True):
 
 
 class Device(RecordRow, table=True):
-    """A device model of the catalog, keyed by its display name (e.g. 'iPhone 15 Pro')."""
+    """A device model of the catalog, keyed by its display name (e.g. 'Pixel 8')."""
 
     __tablename__ = "telecom_devices"
     __table_args__ = {"sqlite_with_rowid": False}

@@ -15,7 +15,7 @@ def get_service_details(db: EpisodeDB, service_id: str) -> str:
     """Show one service of the catalog: its name, category and monthly price.
 
     Args:
-        service_id: The service id, e.g. 'internet_fiber_500mb'.
+        service_id: The service id, e.g. 'internet_fiber_300'.
     """
     service = catalog_of(db).service(service_id)
     if service is None:
@@ -29,7 +29,7 @@ def get_device_details(db: EpisodeDB, device_name: str) -> str:
 
     Args:
         device_name: The device's catalog name, exactly as written on the customer's
-            device list, e.g. 'iPhone 15 Pro'.
+            device list, e.g. 'Pixel 8'.
     """
     device = catalog_of(db).device(device_name)
     if device is None:
