@@ -302,8 +302,7 @@ def _reservations(
             for key, method in user["payment_methods"].items()
             if method["source"] != "certificate"
         ]
-        booked = dt.datetime(2024, 5, 1, 8) + dt.timedelta(minutes=rng.randint(0, 14 * 24 * 60))
-        booked = min(booked, dt.datetime(2024, 5, 15, 14, 0))
+        booked = _booking_time(rng, outbound)
         reservations[reservation_id] = {
             "reservation_id": reservation_id,
             "user_id": user_id,
@@ -321,6 +320,19 @@ def _reservations(
         }
         user["reservations"].append(reservation_id)
     return reservations
+
+
+def _booking_time(rng: random.Random, outbound: dt.date) -> dt.datetime:
+    """When a trip leaving on ``outbound`` was booked: before it left and before now; a
+    few future trips were booked within the last day."""
+    now = dt.datetime(2024, 5, 15, 14, 0)
+    if outbound > TODAY and rng.random() < 0.08:
+        return now - dt.timedelta(minutes=rng.randint(0, 22 * 60))
+    latest = min(dt.datetime.combine(outbound, dt.time()) - dt.timedelta(days=1), now)
+    earliest = dt.datetime(2024, 4, 20, 8, 0)
+    return earliest + dt.timedelta(
+        minutes=rng.randint(0, int((latest - earliest).total_seconds() // 60))
+    )
 
 
 def _name_of(user: dict[str, Any]) -> dict[str, str]:
