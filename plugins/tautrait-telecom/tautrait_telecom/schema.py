@@ -30,7 +30,7 @@ import re
 from typing import Any, ClassVar, Self
 
 from sqlalchemy import Text, TypeDecorator
-from sqlmodel import JSON, Field, SQLModel
+from sqlmodel import JSON, Field, SQLModel, select
 
 
 class JSONText(TypeDecorator[Any]):
@@ -81,6 +81,18 @@ class RecordRow(SQLModel):
                 )
         values = copy.deepcopy(record)
         return cls(**values, **lookup, position=position, field_order=list(record))
+
+    @classmethod
+    def read_record(cls, db: Any, key: str) -> dict[str, Any] | None:
+        """The upstream record of the row with primary key ``key`` (``None`` if absent),
+        read without loading the row as an object (for tools that only show it)."""
+        table = cls.__table__  # type: ignore[attr-defined]
+        (pk,) = table.primary_key.columns
+        found = db.execute(select(*table.columns).where(pk == key)).first()
+        if found is None:
+            return None
+        values = found._mapping
+        return {name: values[name] for name in values["field_order"]}
 
     def set_field(self, key: str, value: Any) -> None:
         """Set ``key``, adding it after the existing keys if the record lacked it."""

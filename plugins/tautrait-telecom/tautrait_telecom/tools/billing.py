@@ -18,10 +18,10 @@ def get_billing_details(db: EpisodeDB, customer_id: str) -> str:
     Args:
         customer_id: The customer id.
     """
-    billing = db.get(Billing, customer_id)
-    if billing is None:
+    record = Billing.read_record(db, customer_id)
+    if record is None:
         return f"Error: No billing information found for customer: {customer_id}"
-    return json.dumps(billing.to_record())
+    return json.dumps(record)
 
 
 @tool

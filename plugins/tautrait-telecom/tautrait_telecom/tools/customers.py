@@ -64,10 +64,10 @@ def get_customer_details(db: EpisodeDB, customer_id: str) -> str:
     Args:
         customer_id: The customer id, e.g. 'maria_ortiz_4821'.
     """
-    customer = db.get(Customer, customer_id)
-    if customer is None:
+    record = Customer.read_record(db, customer_id)
+    if record is None:
         return f"Error: Customer not found: {customer_id}"
-    return json.dumps(customer.to_record())
+    return json.dumps(record)
 
 
 @tool

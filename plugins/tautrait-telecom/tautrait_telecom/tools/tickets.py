@@ -58,10 +58,10 @@ def get_support_ticket_details(db: EpisodeDB, ticket_id: str) -> str:
     Args:
         ticket_id: The ticket id, e.g. 'TICKET004'.
     """
-    ticket = db.get(SupportTicket, ticket_id)
-    if ticket is None:
+    record = SupportTicket.read_record(db, ticket_id)
+    if record is None:
         return f"Error: Support ticket not found: {ticket_id}"
-    return json.dumps(ticket.to_record())
+    return json.dumps(record)
 
 
 @tool
