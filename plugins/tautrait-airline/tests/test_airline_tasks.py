@@ -1,0 +1,72 @@
+"""The built-in task set is sound: every gold action works and every task can be solved."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from tautrait_airline.domain import load_tasks
+from tautrait_airline.schema import User
+from tautrait_airline.tools import WRITE_TOOLS
+
+from tautrait_core.domain import Domain
+from tautrait_core.models import Task
+from tautrait_core.reward import compute_reward, outputs_found, replay_actions
+from tautrait_core.state import EpisodeDB
+
+TASKS = load_tasks()
+
+
+def _writes(task: Task) -> list[str]:
+    return [action.name for action in task.actions if action.name in WRITE_TOOLS]
+
+
+def test_the_task_set_is_large_and_covers_every_write_tool() -> None:
+    assert len(TASKS) >= 40
+    assert {name for task in TASKS for name in _writes(task)} == set(WRITE_TOOLS)
+    assert sum(1 for task in TASKS if task.outputs) >= 6
+
+
+def test_the_task_set_includes_refusals_and_a_transfer() -> None:
+    """Tasks where the right answer is to change nothing, without information to give."""
+    names = [{action.name for action in task.actions} for task in TASKS]
+    refusals = [
+        index
+        for index, task in enumerate(TASKS)
+        if not _writes(task) and not task.outputs and "transfer_to_human_agents" not in names[index]
+    ]
+    assert len(refusals) >= 4
+    assert any("transfer_to_human_agents" in found for found in names)
+
+
+@pytest.mark.parametrize("index", range(len(TASKS)))
+def test_gold_actions_replay_cleanly(domain: Domain, db: EpisodeDB, index: int) -> None:
+    task = TASKS[index]
+    assert db.get(User, task.user_id) is not None, f"unknown user {task.user_id}"
+    observations = replay_actions(domain, db, task.actions)
+    for action, observation in zip(task.actions, observations, strict=True):
+        assert not domain.is_error(observation), f"{action.name}: {observation}"
+    if _writes(task):
+        assert db.changes(), "the write actions changed nothing"
+    else:
+        assert not db.changes(), "a read-only task changed the database"
+    found = outputs_found(task.outputs, observations)
+    assert all(found.values()), f"outputs no tool returned: {found}"
+
+
+@pytest.mark.parametrize("index", range(len(TASKS)))
+def test_gold_actions_and_outputs_earn_the_reward(
+    domain: Domain, db: EpisodeDB, index: int
+) -> None:
+    task = TASKS[index]
+    replay_actions(domain, db, task.actions)
+    reward = compute_reward(domain, task, db, ["Here you go: " + "; ".join(task.outputs)])
+    assert reward.reward == 1.0, reward
+
+
+def test_doing_nothing_fails_every_write_task(
+    domain: Domain, new_episode: Callable[[], EpisodeDB]
+) -> None:
+    for index, task in enumerate(TASKS):
+        if _writes(task):
+            assert compute_reward(domain, task, new_episode(), []).reward == 0.0, index
