@@ -63,3 +63,7 @@ class ContextWindowError(TautraitError):
 
 class StorageError(TautraitError):
     """The results database could not be written (e.g. the disk is full)."""
+
+
+class SweepError(TautraitError):
+    """A sweep file is invalid, or does not match the sweep stored under its name."""

@@ -126,6 +126,34 @@ class DiagnosisRecord(SQLModel, table=True):
     created_at: str = ""
 
 
+class SweepRecord(SQLModel, table=True):
+    """A sweep (``tautrait sweep``): its file's settings and the fingerprint of its points."""
+
+    __tablename__ = "sweeps"
+
+    name: str = Field(primary_key=True)
+    created_at: str
+    fingerprint: str
+    """Hash of every point's run settings; a changed file has a different one."""
+    spec: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    """``{"base": {...}, "grid": {...}}`` as read from the file."""
+    source: str
+    """The file the sweep was first run from."""
+
+
+class SweepPointRecord(SQLModel, table=True):
+    """One grid point of a sweep and the run that evaluates it (once started)."""
+
+    __tablename__ = "sweep_points"
+    __table_args__ = (UniqueConstraint("sweep", "point_index"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    sweep: str = Field(foreign_key="sweeps.name", index=True)
+    point_index: int
+    point: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    run_id: str | None = Field(default=None, foreign_key="runs.id")
+
+
 M001_INITIAL = (
     """CREATE TABLE runs (
         id VARCHAR NOT NULL PRIMARY KEY,
@@ -187,11 +215,31 @@ M003_DIAGNOSES = (
     )""",
 )
 
+M005_SWEEPS = (
+    """CREATE TABLE sweeps (
+        name VARCHAR NOT NULL PRIMARY KEY,
+        created_at VARCHAR NOT NULL,
+        fingerprint VARCHAR NOT NULL,
+        spec JSON NOT NULL,
+        source VARCHAR NOT NULL
+    )""",
+    """CREATE TABLE sweep_points (
+        id INTEGER NOT NULL PRIMARY KEY,
+        sweep VARCHAR NOT NULL REFERENCES sweeps (name),
+        point_index INTEGER NOT NULL,
+        point JSON NOT NULL,
+        run_id VARCHAR REFERENCES runs (id),
+        UNIQUE (sweep, point_index)
+    )""",
+    "CREATE INDEX ix_sweep_points_sweep ON sweep_points (sweep)",
+)
+
 MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     ("m001_initial", M001_INITIAL),
     ("m002_model_calls", M002_MODEL_CALLS),
     ("m003_diagnoses", M003_DIAGNOSES),
     ("m004_episode_date", ("ALTER TABLE episodes ADD COLUMN env_date VARCHAR",)),
+    ("m005_sweeps", M005_SWEEPS),
 ]
 """Ordered schema migrations; never edit one that has shipped, add the next."""
 
@@ -417,6 +465,55 @@ class ResultStore:
                     .order_by(DiagnosisRecord.trial, DiagnosisRecord.task_id)  # type: ignore[arg-type]
                 ).all()
             )
+
+    # -- sweeps ----------------------------------------------------------------------
+
+    def get_sweep(self, name: str) -> SweepRecord | None:
+        """The sweep stored under ``name``, if any."""
+        with self.session() as session:
+            return session.get(SweepRecord, name)
+
+    def create_sweep(
+        self,
+        name: str,
+        fingerprint: str,
+        spec: dict[str, Any],
+        source: str,
+        points: list[dict[str, Any]],
+    ) -> SweepRecord:
+        """Record a new sweep and its points (not yet linked to runs), in one transaction."""
+        record = SweepRecord(
+            name=name, created_at=_now(), fingerprint=fingerprint, spec=spec, source=source
+        )
+        with self.session() as session:
+            session.add(record)
+            session.flush()
+            for index, point in enumerate(points):
+                session.add(SweepPointRecord(sweep=name, point_index=index, point=point))
+            session.commit()
+        return record
+
+    def sweep_runs(self, name: str) -> dict[int, str]:
+        """``{point index: run id}`` for the points of a sweep that have a run."""
+        with self.session() as session:
+            rows = session.exec(
+                select(SweepPointRecord.point_index, SweepPointRecord.run_id).where(
+                    SweepPointRecord.sweep == name
+                )
+            ).all()
+        return {index: run_id for index, run_id in rows if run_id is not None}
+
+    def link_sweep_point(self, name: str, index: int, run_id: str) -> None:
+        """Record that point ``index`` of sweep ``name`` is evaluated by run ``run_id``."""
+        with self.session() as session:
+            point = session.exec(
+                select(SweepPointRecord).where(
+                    SweepPointRecord.sweep == name, SweepPointRecord.point_index == index
+                )
+            ).one()
+            point.run_id = run_id
+            session.add(point)
+            session.commit()
 
 
 def _configure_connection(dbapi_connection: Any, _record: Any) -> None:

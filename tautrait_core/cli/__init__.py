@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "tautrait_core.cli.new",
     "tautrait_core.cli.play",
     "tautrait_core.cli.rescore",
+    "tautrait_core.cli.sweep",
 )
 UPSTREAM_MULTI_VALUE = ("--task-ids",)
 
