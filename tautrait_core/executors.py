@@ -56,7 +56,7 @@ class RayExecutor:
     def __init__(self, config: RunConfig) -> None:
         ray = import_ray()
         if not ray.is_initialized():
-            ray.init(address=config.ray_address, include_dashboard=False, log_to_driver=False)
+            _connect(ray, config.ray_address)
         self._ray = ray
         self._remote = ray.remote(run_episode_in_worker)
         self._config_json = config.model_dump_json()
@@ -88,6 +88,20 @@ def import_ray() -> Any:
             f"--executor ray needs Ray, which is not installed: {RAY_INSTALL_HINT}"
         ) from exc
     return ray
+
+
+def _connect(ray: Any, address: str | None) -> None:
+    options: dict[str, Any] = {"log_to_driver": False}
+    if address is None:
+        options["include_dashboard"] = False
+    try:
+        ray.init(address=address, **options)
+    except Exception as exc:  # Ray raises ConnectionError, ValueError, RuntimeError, ...
+        where = f"the Ray cluster at {address}" if address else "a local Ray instance"
+        raise ConfigError(
+            f"could not start or reach {where}: {type(exc).__name__}: {exc}. Check --ray-address "
+            "(e.g. ray://head:10001, or auto for a cluster started with `ray start --head`)"
+        ) from exc
 
 
 def executor_for(prepared: PreparedRun, template: StateTemplate) -> EpisodeExecutor:

@@ -209,6 +209,9 @@ async def execute_async(
     else:
         prepared = prepare(config)
         config = prepared.config
+    template = template_for(prepared.domain, prepared.task_set)
+    executor = executor_for(prepared, template)  # e.g. connects to Ray, before a run is stored
+    if not config.resume:
         record = store.create_run(
             config,
             prepared.task_set.name,
@@ -217,8 +220,6 @@ async def execute_async(
         )
         if on_created is not None:
             on_created(record)
-    template = template_for(prepared.domain, prepared.task_set)
-    executor = executor_for(prepared, template)
     done = store.finished_pairs(record.id)
     pending = [pair for pair in schedule(prepared) if pair not in done]
     if progress is not None:

@@ -92,6 +92,7 @@ def plan_sweep(sweep: Sweep, store: ResultStore) -> list[PointPlan]:
             "name (name = ... in the file), or start it over under a new name with --new"
         )
     runs = store.sweep_runs(sweep.name)
+    runs.update(_unlinked_runs(sweep, store, runs))
     plans = []
     for point in sweep.points:
         run_id = runs.get(point.index)
@@ -102,6 +103,20 @@ def plan_sweep(sweep: Sweep, store: ResultStore) -> list[PointPlan]:
         action: Action = "done" if finished >= point.episodes else "resume"
         plans.append(PointPlan(point, action, run_id, finished))
     return plans
+
+
+def _unlinked_runs(sweep: Sweep, store: ResultStore, linked: dict[int, str]) -> dict[int, str]:
+    """Runs this sweep started but had not linked to their point when it was killed (the
+    run is stored first, then linked); recognised by their name and settings."""
+    unlinked = {f"{sweep.name}/{p.index}": p for p in sweep.points if p.index not in linked}
+    found: dict[int, str] = {}
+    if not unlinked:
+        return found
+    for record in store.list_runs():
+        point = unlinked.get(record.name or "")
+        if point is not None and record.run_config().settings() == point.config.settings():
+            found.setdefault(point.index, record.id)
+    return found
 
 
 def run_sweep(
@@ -122,6 +137,9 @@ def run_sweep(
     if progress is not None:
         total = sum(plan.point.episodes for plan in plans)
         progress.sweep_started(sweep.name, total, sum(plan.finished for plan in plans))
+    for plan in plans:
+        if plan.run_id is not None:
+            store.link_sweep_point(sweep.name, plan.point.index, plan.run_id)
     report = SweepReport(sweep, store.path, [])
     pending = [plan for plan in plans if plan.action != "done"]
     for position, plan in enumerate(pending, start=1):

@@ -103,6 +103,21 @@ def test_resume_can_switch_to_ray(ray_instance, toy_plugin, tmp_path: Path) -> N
     assert rewards(resumed) == rewards(first)
 
 
+def test_sweep_runs_every_point_through_ray(ray_instance, toy_plugin, tmp_path: Path) -> None:
+    from tautrait_core.store import ResultStore
+    from tautrait_core.sweep import build_sweep
+    from tautrait_core.sweep_run import run_sweep
+
+    base = {"domain": "toylib", "agent": "oracle", "num_trials": TRIALS, "concurrency": 4}
+    sweep = build_sweep("ray-grid", base, {"seed": [1, 2]}, "test")
+    report = run_sweep(sweep, ResultStore(tmp_path / "results.db"), executor={"executor": "ray"})
+    assert not report.interrupted
+    for outcome in report.points:
+        assert outcome.run is not None and outcome.run.run_config().executor == "ray"
+        assert outcome.metrics is not None and outcome.metrics.average_reward == 1.0
+        assert outcome.metrics.episodes == len(TASKS) * TRIALS
+
+
 def test_missing_ray_is_a_config_error_naming_the_extra(toy_plugin, monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     with pytest.raises(ConfigError, match=r"pip install 'tautrait-core\[ray\]'"):

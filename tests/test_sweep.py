@@ -93,6 +93,20 @@ def test_grid_runs_every_point_and_a_rerun_skips_them(
     assert len(table(database, "SELECT id FROM runs")) == 4
 
 
+def test_a_run_started_but_not_yet_linked_is_adopted(
+    toy_plugin, tmp_path: Path, isolated_home: Path
+) -> None:
+    path = write(tmp_path, GRID)
+    assert sweep(str(path)).exit_code == 0
+    database = isolated_home / "results.db"
+    runs = point_runs(database)
+    with sqlite3.connect(database) as connection:  # killed between storing and linking
+        connection.execute("UPDATE sweep_points SET run_id = NULL WHERE point_index = 1")
+    assert sweep(str(path)).exit_code == 0
+    assert point_runs(database) == runs
+    assert len(table(database, "SELECT id FROM runs")) == 4
+
+
 def test_dry_run_lists_points_and_runs_nothing(
     toy_plugin, tmp_path: Path, isolated_home: Path
 ) -> None:
