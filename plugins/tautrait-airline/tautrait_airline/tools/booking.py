@@ -9,7 +9,8 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from tautrait_airline.records import reservation_json
-from tautrait_airline.schema import Flight, Reservation, User
+from tautrait_airline.schema import Reservation, User
+from tautrait_airline.timetable import timetable_of
 from tautrait_airline.tools.arguments import (
     Cabin,
     Count,
@@ -19,7 +20,6 @@ from tautrait_airline.tools.arguments import (
     Passengers,
     Payments,
 )
-from tautrait_airline.tools.search import date_entry
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
 
@@ -37,11 +37,12 @@ def price_segment(
     """Check that a segment can be booked for ``passengers`` people in ``cabin`` and add
     its current ``price``, ``origin`` and ``destination``; returns the error to answer, if
     any."""
+    timetable = timetable_of(db)
     number = segment["flight_number"]
-    flight = db.get(Flight, number)
+    flight = timetable.flight(number)
     if flight is None:
         return f"Error: flight {number} not found"
-    entry = date_entry(db, number, segment["date"])
+    entry = timetable.entry(number, segment["date"])
     if entry is None:
         return f"Error: flight {number} not found on date {segment['date']}"
     if entry["status"] != "available":
@@ -49,8 +50,8 @@ def price_segment(
     if entry["available_seats"][cabin] < passengers:
         return f"Error: not enough seats on flight {number}"
     segment["price"] = entry["prices"][cabin]
-    segment["origin"] = flight.origin
-    segment["destination"] = flight.destination
+    segment["origin"] = flight["origin"]
+    segment["destination"] = flight["destination"]
     return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from tautrait_airline.reads import read_row
 from tautrait_airline.records import reservation_json, user_record
 from tautrait_airline.schema import Reservation, User
 from tautrait_core.domain import tool
@@ -43,7 +44,7 @@ def get_user_details(db: EpisodeDB, user_id: str) -> str:
     Args:
         user_id: The user id, e.g. 'maria_lopez_1234'.
     """
-    user = db.get(User, user_id)
+    user = read_row(db, User, user_id)
     if user is None:
         return "Error: user not found"
     return json.dumps(user_record(user))
@@ -57,7 +58,7 @@ def get_reservation_details(db: EpisodeDB, reservation_id: str) -> str:
     Args:
         reservation_id: The six-character reservation code, e.g. 'ZK4T2Q'.
     """
-    reservation = db.get(Reservation, reservation_id)
+    reservation = read_row(db, Reservation, reservation_id)
     if reservation is None:
         return "Error: user not found"  # upstream's wording
     return reservation_json(reservation)

@@ -5,23 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlmodel import select
-
 from tautrait_airline import flight_dates
-from tautrait_airline.records import FLIGHT_FIELDS
-from tautrait_airline.schema import Flight, FlightDate
+from tautrait_airline.timetable import Timetable, timetable_of
 from tautrait_core.domain import tool
 from tautrait_core.state import EpisodeDB
-
-
-def date_entry(db: EpisodeDB, flight_number: str, date: str) -> dict[str, Any] | None:
-    """The upstream entry of a flight on a date, or ``None`` if the flight has no such date."""
-    row = db.get(FlightDate, (flight_number, date))
-    return None if row is None else flight_dates.decode(row.status, row.details)
-
-
-def _flight_fields(flight: Flight) -> dict[str, Any]:
-    return {key: getattr(flight, key) for key in FLIGHT_FIELDS}
 
 
 @tool
@@ -34,12 +21,12 @@ def search_direct_flight(db: EpisodeDB, origin: str, destination: str, date: str
         destination: IATA code of the arrival airport, e.g. 'SEA'.
         date: Travel date as YYYY-MM-DD.
     """
+    timetable = timetable_of(db)
     found = []
-    flights = select(Flight).where(Flight.origin == origin, Flight.destination == destination)
-    for flight in db.exec(flights.order_by(Flight.position)):
-        entry = date_entry(db, flight.flight_number, date)
+    for flight in timetable.flights_where(origin=origin, destination=destination):
+        entry = timetable.entry(flight["flight_number"], date)
         if entry is not None and entry["status"] == flight_dates.AVAILABLE:
-            found.append({**_flight_fields(flight), **entry})
+            found.append({**flight, **entry})
     return json.dumps(found)
 
 
@@ -53,23 +40,21 @@ def search_onestop_flight(db: EpisodeDB, origin: str, destination: str, date: st
         destination: IATA code of the final arrival airport, e.g. 'SEA'.
         date: Departure date of the first flight as YYYY-MM-DD.
     """
-    firsts = db.exec(select(Flight).where(Flight.origin == origin).order_by(Flight.position))
-    seconds: dict[str, list[Flight]] = {}
-    for flight in db.exec(
-        select(Flight).where(Flight.destination == destination).order_by(Flight.position)
-    ):
-        seconds.setdefault(flight.origin, []).append(flight)
+    timetable = timetable_of(db)
+    seconds: dict[str, list[dict[str, Any]]] = {}
+    for flight in timetable.flights_where(destination=destination):
+        seconds.setdefault(flight["origin"], []).append(flight)
     found = []
-    for first in firsts:
-        for second in seconds.get(first.destination, []):
-            pair = _connection(db, first, second, date)
+    for first in timetable.flights_where(origin=origin):
+        for second in seconds.get(first["destination"], []):
+            pair = _connection(timetable, first, second, date)
             if pair is not None:
                 found.append(pair)
     return json.dumps(found)
 
 
 def _connection(
-    db: EpisodeDB, first: Flight, second: Flight, date: str
+    timetable: Timetable, first: dict[str, Any], second: dict[str, Any], date: str
 ) -> list[dict[str, Any]] | None:
     """The result pair for two flights, or ``None`` when they do not connect.
 
@@ -77,23 +62,21 @@ def _connection(
     ``2024-05-<day + 1>`` (not zero-padded, always May); times are compared as strings;
     the second flight's seats and prices are read from the first flight's date.
     """
-    arrival = first.scheduled_arrival_time_est
+    arrival = first["scheduled_arrival_time_est"]
     second_date = f"2024-05-{int(date[-2:]) + 1}" if "+1" in arrival else date
-    if arrival > second.scheduled_departure_time_est:
+    if arrival > second["scheduled_departure_time_est"]:
         return None
-    first_entry = date_entry(db, first.flight_number, date)
-    if first_entry is None:
-        return None
-    second_entry = date_entry(db, second.flight_number, second_date)
-    if second_entry is None:
+    first_entry = timetable.entry(first["flight_number"], date)
+    second_entry = timetable.entry(second["flight_number"], second_date)
+    if first_entry is None or second_entry is None:
         return None
     available = flight_dates.AVAILABLE
     if first_entry["status"] != available or second_entry["status"] != available:
         return None
-    shown_entry = date_entry(db, second.flight_number, date)
+    shown_entry = timetable.entry(second["flight_number"], date)
     if shown_entry is None:
         raise KeyError(date)
     return [
-        {**_flight_fields(first), **first_entry, "date": date},
-        {**_flight_fields(second), **shown_entry, "date": second_date},
+        {**first, **first_entry, "date": date},
+        {**second, **shown_entry, "date": second_date},
     ]

@@ -1,0 +1,55 @@
+"""Read-only look-ups that bypass the ORM.
+
+The episode database checks every tracked row's JSON values for in-place changes after
+each tool call, and building an ORM query costs far more than SQLite takes to answer it. Tools
+that only read (the user and reservation look-ups) therefore fetch one row by primary key
+straight from the episode's SQLite connection and decode its JSON columns themselves; a
+tool that changes a row loads it with ``db.get`` as usual. The session has nothing to
+flush when a tool starts (every tool call ends with a flush), so these reads see the
+episode's current state.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from types import SimpleNamespace
+from typing import Any
+
+from sqlmodel import JSON
+
+from tautrait_airline.schema import JSONScalar
+from tautrait_core.state import EpisodeDB
+
+
+def columns(model: Any) -> list[Any]:
+    """Every column attribute of a table model, in declaration order."""
+    return [getattr(model, name) for name in model.model_fields]
+
+
+@cache
+def _plan(model: Any) -> tuple[str, tuple[str, ...], frozenset[str]]:
+    table = model.__table__
+    (key,) = table.primary_key.columns
+    names = tuple(column.name for column in table.columns)
+    decoded = frozenset(
+        column.name for column in table.columns if isinstance(column.type, JSON | JSONScalar)
+    )
+    listed = ", ".join(f'"{name}"' for name in names)
+    return f'SELECT {listed} FROM "{table.name}" WHERE "{key.name}" = ?', names, decoded
+
+
+def read_row(db: EpisodeDB, model: Any, key: str) -> Any:
+    """The row of ``model`` with primary key ``key`` as a plain namespace (attributes by
+    column name, JSON decoded into new objects), or ``None``."""
+    sql, names, decoded = _plan(model)
+    connection = db.connection().connection.dbapi_connection
+    found = connection.execute(sql, (key,)).fetchone()  # type: ignore[union-attr]
+    if found is None:
+        return None
+    return SimpleNamespace(
+        **{
+            name: json.loads(value) if name in decoded and value is not None else value
+            for name, value in zip(names, found, strict=True)
+        }
+    )
