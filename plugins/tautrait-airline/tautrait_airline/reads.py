@@ -12,13 +12,14 @@ episode's current state.
 from __future__ import annotations
 
 import json
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from types import SimpleNamespace
 from typing import Any
 
 from sqlmodel import JSON
 
-from tautrait_airline.schema import JSONScalar
+from tautrait_airline.schema import JSONScalar, RecordList
 from tautrait_core.state import EpisodeDB
 
 
@@ -27,29 +28,36 @@ def columns(model: Any) -> list[Any]:
     return [getattr(model, name) for name in model.model_fields]
 
 
+def _decoder(column: Any) -> Callable[[Any], Any] | None:
+    """How a stored value of ``column`` becomes its Python value (``None``: as stored)."""
+    if isinstance(column.type, JSONScalar | RecordList):
+        return partial(column.type.process_result_value, dialect=None)
+    if isinstance(column.type, JSON):
+        return json.loads
+    return None
+
+
 @cache
-def _plan(model: Any) -> tuple[str, tuple[str, ...], frozenset[str]]:
+def _plan(model: Any) -> tuple[str, tuple[str, ...], tuple[Callable[[Any], Any] | None, ...]]:
     table = model.__table__
     (key,) = table.primary_key.columns
     names = tuple(column.name for column in table.columns)
-    decoded = frozenset(
-        column.name for column in table.columns if isinstance(column.type, JSON | JSONScalar)
-    )
+    decoders = tuple(_decoder(column) for column in table.columns)
     listed = ", ".join(f'"{name}"' for name in names)
-    return f'SELECT {listed} FROM "{table.name}" WHERE "{key.name}" = ?', names, decoded
+    return f'SELECT {listed} FROM "{table.name}" WHERE "{key.name}" = ?', names, decoders
 
 
 def read_row(db: EpisodeDB, model: Any, key: str) -> Any:
     """The row of ``model`` with primary key ``key`` as a plain namespace (attributes by
     column name, JSON decoded into new objects), or ``None``."""
-    sql, names, decoded = _plan(model)
+    sql, names, decoders = _plan(model)
     connection = db.connection().connection.dbapi_connection
     found = connection.execute(sql, (key,)).fetchone()  # type: ignore[union-attr]
     if found is None:
         return None
     return SimpleNamespace(
         **{
-            name: json.loads(value) if name in decoded and value is not None else value
-            for name, value in zip(names, found, strict=True)
+            name: decode(value) if decode is not None and value is not None else value
+            for name, value, decode in zip(names, found, decoders, strict=True)
         }
     )

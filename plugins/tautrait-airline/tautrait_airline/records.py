@@ -131,6 +131,10 @@ def reservation_row(record: dict[str, Any], position: int) -> Reservation:
     _check_keys("reservations", record, fields)
     if record.get("status", "") is None:
         raise ValueError("reservations: a status of null cannot be stored")
+    for key in ("flights", "passengers", "payment_history"):
+        items = record[key]
+        if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+            raise ValueError(f"reservations: {key} must be a list of objects")
     return Reservation(**copy.deepcopy(record), position=position)
 
 

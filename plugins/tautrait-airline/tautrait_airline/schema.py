@@ -12,7 +12,9 @@ A flight's ``dates`` object (30 entries per flight upstream) is a table of its o
 entries it needs. Its ``status`` is a column and the rest of the entry sits in ``details``
 in the compact form of :mod:`tautrait_airline.flight_dates`.
 
-A reservation has no ``status`` key until it is cancelled; the column is NULL while the key
+A reservation's flight segments, passengers and payments are lists of records with the
+same keys: :class:`RecordList` stores them without repeating the keys. A reservation has no
+``status`` key until it is cancelled; the column is NULL while the key
 is absent (upstream never stores ``status: null``).
 """
 
@@ -36,6 +38,47 @@ class JSONScalar(TypeDecorator[Any]):
 
     def process_result_value(self, value: str | None, dialect: Any) -> Any:
         return None if value is None else json.loads(value)
+
+
+class RecordList(TypeDecorator[Any]):
+    """A list of records with the same keys, stored without repeating the keys.
+
+    A record whose keys are exactly ``keys`` (in that order) is stored as the list of its
+    values; any other item is stored as it is (upstream records are always objects, so a
+    stored list can only be such a record). Tools assign new lists to these columns rather
+    than changing them in place: the episode database watches only JSON columns for
+    in-place changes.
+    """
+
+    impl = Text
+    cache_ok = True
+
+    def __init__(self, *keys: str) -> None:
+        super().__init__()
+        self.keys = keys
+
+    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
+        if value is None:
+            return None
+        return json.dumps(
+            [
+                list(item.values()) if isinstance(item, dict) and tuple(item) == self.keys else item
+                for item in value
+            ]
+        )
+
+    def process_result_value(self, value: str | None, dialect: Any) -> Any:
+        if value is None:
+            return None
+        return [
+            dict(zip(self.keys, item, strict=True)) if isinstance(item, list) else item
+            for item in json.loads(value)
+        ]
+
+
+SEGMENT_KEYS = ("origin", "destination", "flight_number", "date", "price")
+PASSENGER_KEYS = ("first_name", "last_name", "dob")
+PAYMENT_KEYS = ("payment_id", "amount")
 
 
 class Flight(SQLModel, table=True):
@@ -79,14 +122,14 @@ class Reservation(SQLModel, table=True):
 
     reservation_id: str = Field(primary_key=True)
     position: int
-    user_id: str = Field(index=True)
+    user_id: str
     origin: str
     destination: str
     flight_type: str
     cabin: str
-    flights: list[dict[str, Any]] = Field(sa_type=JSON)
-    passengers: list[dict[str, Any]] = Field(sa_type=JSON)
-    payment_history: list[dict[str, Any]] = Field(sa_type=JSON)
+    flights: list[dict[str, Any]] = Field(sa_type=RecordList(*SEGMENT_KEYS))
+    passengers: list[dict[str, Any]] = Field(sa_type=RecordList(*PASSENGER_KEYS))
+    payment_history: list[dict[str, Any]] = Field(sa_type=RecordList(*PAYMENT_KEYS))
     created_at: str
     total_baggages: Any = Field(sa_type=JSONScalar)
     nonfree_baggages: Any = Field(sa_type=JSONScalar)

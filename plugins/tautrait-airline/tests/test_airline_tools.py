@@ -447,8 +447,9 @@ def test_the_small_data_round_trips(small_template: StateTemplate) -> None:
         (lambda data: data["reservations"]["AB12CD"].update(cabin=3), "not a string"),
         (lambda data: data["reservations"]["AB12CD"].update(reservation_id="X"), "own id"),
         (lambda data: data.update(flights=[]), "must be an object"),
+        (lambda data: data["reservations"]["AB12CD"]["passengers"].append(["A"]), "objects"),
     ],
-    ids=["unknown-user-field", "missing-field", "number-cabin", "wrong-id", "list"],
+    ids=["unknown-user-field", "missing-field", "number-cabin", "wrong-id", "list", "item"],
 )
 def test_data_that_would_not_round_trip_is_refused(change: Any, message: str) -> None:
     data = json.loads(json.dumps(DATA))
@@ -457,8 +458,11 @@ def test_data_that_would_not_round_trip_is_refused(change: Any, message: str) ->
         AirlineUpstream().to_rows(data)
 
 
-def test_unusual_date_entries_are_kept_in_full(domain: Domain) -> None:
+def test_unusual_records_are_kept_in_full(domain: Domain) -> None:
     data = json.loads(json.dumps(DATA))
+    reservation = data["reservations"]["AB12CD"]
+    reservation["passengers"].append({"last_name": "Varga", "first_name": "Lu", "dob": "2001"})
+    reservation["payment_history"].append({"payment_id": "gift_card_1", "amount": 2.5, "x": 1})
     data["flights"]["TT1"]["dates"]["2024-05-22"] = {"status": "diverted", "note": "fog"}
     data["flights"]["TT1"]["dates"]["2024-05-23"] = {**_open(2, (1, 2, 3)), "meal": "yes"}
     template = StateTemplate("airline-odd", domain.tables, AirlineUpstream().to_rows(data))

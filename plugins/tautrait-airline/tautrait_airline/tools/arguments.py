@@ -42,7 +42,11 @@ def _records(properties: dict[str, dict[str, str]]) -> Any:
     return _shown_as(validation, {"type": "array", "items": item})
 
 
-_NUMBER = core_schema.union_schema([core_schema.int_schema(), core_schema.float_schema()])
+def _number() -> CoreSchema:
+    """An int or a float, kept as given (a new schema object per type: pydantic keys the
+    JSON schema it shows on the object)."""
+    return core_schema.union_schema([core_schema.int_schema(), core_schema.float_schema()])
+
 
 Cabin = _choice("basic_economy", "economy", "business")
 """A cabin name (any string is accepted; an unknown cabin fails where it is looked up)."""
@@ -53,10 +57,10 @@ FlightType = _choice("one_way", "round_trip")
 Insurance = _choice("yes", "no")
 """Whether travel insurance is bought (only ``"yes"`` adds its price; stored as given)."""
 
-Count = _shown_as(_NUMBER, {"type": "integer"})
+Count = _shown_as(_number(), {"type": "integer"})
 """A count of bags (stored with the caller's number type)."""
 
-Amount = _shown_as(_NUMBER, {"type": "number"})
+Amount = _shown_as(_number(), {"type": "number"})
 """An amount of dollars (stored with the caller's number type)."""
 
 FlightChoices = _records(
