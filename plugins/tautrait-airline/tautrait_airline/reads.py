@@ -61,3 +61,20 @@ def read_row(db: EpisodeDB, model: Any, key: str) -> Any:
             for name, value, decode in zip(names, found, decoders, strict=True)
         }
     )
+
+
+def row_exists(db: EpisodeDB, model: Any, key: str) -> bool:
+    """Whether ``model`` has a row with primary key ``key``."""
+    table = model.__table__
+    (column,) = table.primary_key.columns
+    connection = db.connection().connection.dbapi_connection
+    sql = f'SELECT 1 FROM "{table.name}" WHERE "{column.name}" = ?'
+    return connection.execute(sql, (key,)).fetchone() is not None  # type: ignore[union-attr]
+
+
+def next_position(db: EpisodeDB, model: Any) -> int:
+    """The ``position`` after the last row of ``model``'s table (0 when it is empty)."""
+    connection = db.connection().connection.dbapi_connection
+    sql = f'SELECT MAX(position) FROM "{model.__table__.name}"'
+    (last,) = connection.execute(sql).fetchone()  # type: ignore[union-attr]
+    return 0 if last is None else last + 1

@@ -5,9 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from sqlalchemy import func
-from sqlmodel import select
-
+from tautrait_airline.reads import next_position, row_exists
 from tautrait_airline.records import reservation_json
 from tautrait_airline.schema import Reservation, User
 from tautrait_airline.timetable import timetable_of
@@ -92,7 +90,7 @@ def book_reservation(
     if user is None:
         return "Error: user not found"
     reservation_id = next(
-        (key for key in NEW_RESERVATION_IDS if db.get(Reservation, key) is None),
+        (key for key in NEW_RESERVATION_IDS if not row_exists(db, Reservation, key)),
         NEW_RESERVATION_IDS[-1],
     )
     segments = copy.deepcopy(flights)
@@ -148,16 +146,11 @@ def book_reservation(
 def _store(db: EpisodeDB, reservation: Reservation) -> Reservation:
     """Add a new reservation at the end, or replace an existing one with the same id in
     its place (upstream overwrites its dict entry)."""
-    existing = db.get(Reservation, reservation.reservation_id)
-    if existing is None:
-        last = db.exec(_last_position()).first()
-        reservation.position = 0 if last is None else last + 1
+    if not row_exists(db, Reservation, reservation.reservation_id):
+        reservation.position = next_position(db, Reservation)
         db.add(reservation)
         return reservation
+    existing = db.get_one(Reservation, reservation.reservation_id)
     for key, value in reservation.model_dump(exclude={"position"}).items():
         setattr(existing, key, value)
     return existing
-
-
-def _last_position() -> Any:
-    return select(func.max(Reservation.position))
