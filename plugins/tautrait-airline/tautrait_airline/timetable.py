@@ -34,6 +34,11 @@ class Timetable:
             row.flight_number: {key: getattr(row, key) for key in FLIGHT_FIELDS} for row in flights
         }
         self._entries = {(row.flight_number, row.date): (row.status, row.details) for row in dates}
+        self._from: dict[str, list[dict[str, Any]]] = {}
+        self._to: dict[str, list[dict[str, Any]]] = {}
+        for flight in self.flights.values():
+            self._from.setdefault(flight["origin"], []).append(flight)
+            self._to.setdefault(flight["destination"], []).append(flight)
 
     def flight(self, flight_number: str) -> dict[str, Any] | None:
         """The flight's fields without ``dates`` (a new object), or ``None`` if unknown."""
@@ -46,13 +51,15 @@ class Timetable:
         stored = self._entries.get((flight_number, date))
         return None if stored is None else flight_dates.decode(*stored)
 
-    def flights_where(self, **fields: str) -> list[dict[str, Any]]:
-        """The flights whose fields equal ``fields``, in upstream order (new objects)."""
-        return [
-            dict(flight)
-            for flight in self.flights.values()
-            if all(flight[key] == value for key, value in fields.items())
-        ]
+    def flights_from(self, origin: str, destination: str | None = None) -> list[dict[str, Any]]:
+        """The flights leaving ``origin`` (for ``destination`` only, if given), in upstream
+        order (new objects)."""
+        found = self._from.get(origin, [])
+        return [dict(f) for f in found if destination is None or f["destination"] == destination]
+
+    def flights_to(self, destination: str) -> list[dict[str, Any]]:
+        """The flights arriving at ``destination``, in upstream order (new objects)."""
+        return [dict(flight) for flight in self._to.get(destination, [])]
 
 
 _timetables: weakref.WeakKeyDictionary[StateTemplate, Timetable] = weakref.WeakKeyDictionary()

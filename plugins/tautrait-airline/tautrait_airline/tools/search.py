@@ -23,7 +23,7 @@ def search_direct_flight(db: EpisodeDB, origin: str, destination: str, date: str
     """
     timetable = timetable_of(db)
     found = []
-    for flight in timetable.flights_where(origin=origin, destination=destination):
+    for flight in timetable.flights_from(origin, destination):
         entry = timetable.entry(flight["flight_number"], date)
         if entry is not None and entry["status"] == flight_dates.AVAILABLE:
             found.append({**flight, **entry})
@@ -42,10 +42,10 @@ def search_onestop_flight(db: EpisodeDB, origin: str, destination: str, date: st
     """
     timetable = timetable_of(db)
     seconds: dict[str, list[dict[str, Any]]] = {}
-    for flight in timetable.flights_where(destination=destination):
+    for flight in timetable.flights_to(destination):
         seconds.setdefault(flight["origin"], []).append(flight)
     found = []
-    for first in timetable.flights_where(origin=origin):
+    for first in timetable.flights_from(origin):
         for second in seconds.get(first["destination"], []):
             pair = _connection(timetable, first, second, date)
             if pair is not None:
