@@ -61,7 +61,7 @@ class Tool:
     def arguments_model(self) -> type[BaseModel]:
         """A pydantic model of the arguments (extra arguments forbidden)."""
         signature = inspect.signature(self.function)
-        hints = typing.get_type_hints(self.function)
+        hints = typing.get_type_hints(self.function, include_extras=True)
         parameters = list(signature.parameters.values())[1:]  # skip the database
         fields: dict[str, Any] = {}
         for parameter in parameters:

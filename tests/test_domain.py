@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import Field, Strict
 
 from tautrait_core.domain import parse_docstring, tool
 
@@ -114,3 +116,22 @@ def test_domain_run_tool_reports_unknown_tools(toy_plugin) -> None:
     observation = domain.run_tool(None, "teleport", {})  # type: ignore[arg-type]
     assert observation.startswith("Error: unknown tool 'teleport'")
     assert "borrow_book" in observation
+
+
+def test_annotated_constraints_reach_validation_and_the_schema() -> None:
+    @tool
+    def refund(db, amount: Annotated[int, Field(ge=1)], express: Annotated[bool, Strict()]) -> str:
+        """Refund an amount.
+
+        Args:
+            amount: Dollars, at least 1.
+            express: Whether to hurry.
+        """
+        return f"{amount}:{express}"
+
+    properties = refund.schema["function"]["parameters"]["properties"]
+    assert properties["amount"]["minimum"] == 1
+    assert properties["amount"]["description"] == "Dollars, at least 1."
+    assert refund.invoke(None, {"amount": 5, "express": True}) == "5:True"
+    assert refund.invoke(None, {"amount": 0, "express": True}).startswith("Error: ")
+    assert refund.invoke(None, {"amount": 5, "express": "true"}).startswith("Error: ")
