@@ -75,7 +75,7 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
                 continue
             if action.name in domain.terminating_tools:
                 continue
-            observation = tool.invoke(db, dict(action.kwargs))
+            observation = domain.run_tool(db, action.name, dict(action.kwargs))
             observations.append(observation)
             if domain.is_error(observation):
                 first_line = observation.splitlines()[0][:200] if observation else ""

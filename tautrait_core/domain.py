@@ -109,11 +109,7 @@ class Tool:
             return ERROR_PREFIX + describe_validation_error(self.name, exc)
         values = {name: getattr(validated, name) for name in type(validated).model_fields}
         try:
-            try:
-                result = self.function(db, **values)
-            finally:  # write what the tool changed, in-place JSON edits included
-                if db is not None:
-                    db.flush()
+            result = self.function(db, **values)
         except Exception as exc:  # the agent sees the error; the episode goes on
             return ERROR_PREFIX + (str(exc) or type(exc).__name__)
         return observation_text(result)
@@ -291,7 +287,8 @@ class Domain:
             for ``tautrait import tau-trait`` and the upstream hash).
         user_table: The table whose primary key is a task's ``user_id`` (for
             ``tautrait check``).
-        write_tools: Tools that change the database (for ``tautrait check``).
+        write_tools: Tools that change the database (for ``tautrait check``; in-place JSON
+            edits are written after these tools run, or after every tool when empty).
         error_markers: Regular expressions that mark an observation as an error, besides a
             leading ``Error`` (for domains whose tools answer "... not found." plainly).
     """
@@ -338,7 +335,15 @@ class Domain:
             return f"{ERROR_PREFIX}unknown tool {name!r}. Available tools: " + ", ".join(
                 self.tools_by_name
             )
-        return found.invoke(db, arguments)
+        observation = found.invoke(db, arguments)
+        if name in self.write_tools or not self.write_tools:
+            # write what the tool changed, in-place JSON edits included, so later queries
+            # see it (a read-only tool's accidental edit is still found before hashing)
+            try:
+                db.flush()
+            except Exception as exc:
+                return ERROR_PREFIX + (str(exc) or type(exc).__name__)
+        return observation
 
 
 class UpstreamFormat(Protocol):

@@ -15,8 +15,8 @@
 JSON columns may be mutated in place by tools (``order.items[0]["price"] = 3``); such
 changes are detected by comparing against a snapshot taken when the row was loaded, so
 domain code does not need ``flag_modified``. The comparison runs at explicit flushes: after
-every tool call (:meth:`tautrait_core.domain.Tool.invoke`) and before hashing, not before
-every query. So within one tool, a SQL filter on the content of a JSON value the same tool
+every call of a write tool (:meth:`tautrait_core.domain.Domain.run_tool`) and before
+hashing, not before every query. So within one tool, a SQL filter on the content of a JSON value the same tool
 changed in place sees the old value; rows already loaded are returned as the changed
 objects (the session's identity map), which is what tools read.
 """
