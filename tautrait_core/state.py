@@ -16,9 +16,10 @@ JSON columns may be mutated in place by tools (``order.items[0]["price"] = 3``);
 changes are detected by comparing against a snapshot taken when the row was loaded, so
 domain code does not need ``flag_modified``. The comparison runs at explicit flushes: after
 every call of a write tool (:meth:`tautrait_core.domain.Domain.run_tool`) and before
-hashing, not before every query. So within one tool, a SQL filter on the content of a JSON value the same tool
-changed in place sees the old value; rows already loaded are returned as the changed
-objects (the session's identity map), which is what tools read.
+hashing, not before every query. So a SQL filter on the content of a JSON value that was
+changed in place, within the same tool or by a read-only one, sees the old value; rows
+already loaded are returned as the changed objects (the session's identity map), which is
+what tools read.
 """
 
 from __future__ import annotations
