@@ -6,13 +6,13 @@ from collections.abc import Callable
 
 import pytest
 from tautrait_retail.domain import load_tasks
-from tautrait_retail.schema import User
 from tautrait_retail.tools import WRITE_TOOLS
 
+from tautrait_core.checks import check_task
 from tautrait_core.domain import Domain
 from tautrait_core.models import Task
-from tautrait_core.reward import compute_reward, outputs_found, replay_actions
-from tautrait_core.state import EpisodeDB
+from tautrait_core.reward import compute_reward, replay_actions
+from tautrait_core.state import EpisodeDB, StateTemplate
 
 TASKS = load_tasks()
 
@@ -35,18 +35,17 @@ def test_every_read_only_task_asks_for_outputs_or_a_transfer() -> None:
 
 
 @pytest.mark.parametrize("index", range(len(TASKS)))
-def test_gold_actions_replay_cleanly(domain: Domain, db: EpisodeDB, index: int) -> None:
+def test_gold_actions_replay_cleanly(
+    domain: Domain, template: StateTemplate, db: EpisodeDB, index: int
+) -> None:
+    """What ``tautrait check`` reports (the user exists, no gold action errs, writes change
+    the database, every output is in some tool output) finds nothing; a read-only task
+    changes nothing."""
     task = TASKS[index]
-    assert db.get(User, task.user_id) is not None, f"unknown user {task.user_id}"
-    observations = replay_actions(domain, db, task.actions)
-    for action, observation in zip(task.actions, observations, strict=True):
-        assert not domain.is_error(observation), f"{action.name}: {observation}"
-    if _writes(task):
-        assert db.changes(), "the write actions changed nothing"
-    else:
+    assert check_task(domain, template, index, task).problems == []
+    if not _writes(task):
+        replay_actions(domain, db, task.actions)
         assert not db.changes(), "a read-only task changed the database"
-    found = outputs_found(task.outputs, observations)
-    assert all(found.values()), f"outputs no tool returned: {found}"
 
 
 @pytest.mark.parametrize("index", range(len(TASKS)))
