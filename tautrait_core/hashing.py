@@ -8,6 +8,7 @@ it over its dict-of-collections data, so hashes can be compared with upstream's
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 
@@ -50,3 +51,71 @@ def upstream_changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str,
         if changed:
             result[name] = changed
     return result
+
+
+class UpstreamBaseline:
+    """:func:`upstream_changes` and :func:`upstream_hash` of states near one baseline, fast.
+
+    For comparing many states that differ from ``data`` (a dict of dict collections) in a
+    few records, e.g. every gold replay of a task set against the fresh data. A record whose
+    ``json.dumps`` text equals the baseline's is equal for upstream too (same keys, values
+    and int/float types), so :meth:`compare` runs :func:`upstream_changes` on the other
+    records only, and assembles the text that :func:`upstream_hash` digests from the
+    baseline's text of each unchanged record.
+    """
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.texts = _record_texts(data)
+        self.hashables = {
+            name: {key: repr(to_hashable(value)) for key, value in records.items()}
+            for name, records in data.items()
+        }
+
+    def compare(self, after: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], str]:
+        """``(upstream_changes(self.data, after), upstream_hash(after))``."""
+        differing = self._differing(after)
+
+        def part(data: dict[str, Any]) -> dict[str, Any]:
+            return {
+                name: {key: value for key, value in data[name].items() if key in differing[name]}
+                for name in data
+            }
+
+        collections = []
+        for name in sorted(after):
+            records = after[name]
+            texts = self.hashables.get(name, {})
+            entries = [
+                f"({key!r}, "
+                + (
+                    texts[key]
+                    if key in texts and key not in differing[name]
+                    else repr(to_hashable(records[key]))
+                )
+                + ")"
+                for key in sorted(records)
+            ]
+            collections.append(f"({name!r}, {_tuple_text(entries)})")
+        digest = hashlib.sha256(_tuple_text(collections).encode("utf-8")).hexdigest()
+        return upstream_changes(part(self.data), part(after)), digest
+
+    def _differing(self, after: dict[str, Any]) -> dict[str, set[str]]:
+        after_texts = _record_texts(after)
+        return {
+            name: {
+                key
+                for key in {*self.texts.get(name, {}), *after_texts[name]}
+                if self.texts.get(name, {}).get(key) != after_texts[name].get(key)
+            }
+            for name in after_texts
+        }
+
+
+def _record_texts(data: dict[str, Any]) -> dict[str, dict[str, str]]:
+    return {name: {key: json.dumps(value) for key, value in data[name].items()} for name in data}
+
+
+def _tuple_text(items: list[str]) -> str:
+    """How Python prints a tuple whose elements print as ``items``."""
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"

@@ -4,13 +4,12 @@ replay against the golden outputs, changes and hashes.
 The upstream material is read from ``../shared/peers/tau-trait`` beside the repository (it is
 never copied into the project); the tests skip when it is absent. One template serves the
 whole module, and each task costs one replay and one export; its changes and hash are
-computed against a :class:`Baseline` of the fresh data (checked against the full
+computed against an :class:`UpstreamBaseline` of the fresh data (checked against the full
 computation).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import defaultdict
 from pathlib import Path
@@ -20,7 +19,7 @@ import pytest
 from tautrait_airline.upstream import COLLECTIONS, AirlineUpstream
 
 from tautrait_core.domain import Domain
-from tautrait_core.hashing import to_hashable, upstream_changes, upstream_hash
+from tautrait_core.hashing import UpstreamBaseline, upstream_changes, upstream_hash
 from tautrait_core.models import Action
 from tautrait_core.reward import replay_actions
 from tautrait_core.state import StateTemplate
@@ -74,73 +73,9 @@ def initial_export(upstream_template: StateTemplate) -> dict[str, Any]:
         return codec.export(db)
 
 
-class Baseline:
-    """The upstream data before any change, to compare many states that differ from it in a
-    few records: their change set and their upstream hash, without re-rendering the records
-    that did not change.
-
-    Records whose ``json.dumps`` text equals the baseline's are equal for upstream too (same
-    keys, values and int/float types), so :meth:`compare` runs ``upstream_changes`` on the
-    other records only, and builds the text ``str(to_hashable(data))`` that
-    ``upstream_hash`` digests from the baseline's text of each unchanged record.
-    """
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.data = data
-        self.texts = _record_texts(data)
-        self.hashables = {
-            name: {key: repr(to_hashable(value)) for key, value in records.items()}
-            for name, records in data.items()
-        }
-
-    def compare(self, after: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], str]:
-        """``upstream_changes(self.data, after)`` and ``upstream_hash(after)``."""
-        after_texts = _record_texts(after)
-        differing = {
-            name: {
-                key
-                for key in {*self.texts[name], *after_texts[name]}
-                if self.texts[name].get(key) != after_texts[name].get(key)
-            }
-            for name in after_texts
-        }
-
-        def part(data: dict[str, Any]) -> dict[str, Any]:
-            return {
-                name: {key: value for key, value in data[name].items() if key in differing[name]}
-                for name in data
-            }
-
-        collections = []
-        for name in sorted(after):
-            texts = self.hashables[name]
-            entries = [
-                f"({key!r}, "
-                + (
-                    texts[key]
-                    if key in texts and key not in differing[name]
-                    else repr(to_hashable(after[name][key]))
-                )
-                + ")"
-                for key in sorted(after[name])
-            ]
-            collections.append(f"({name!r}, {_tuple_text(entries)})")
-        digest = hashlib.sha256(_tuple_text(collections).encode("utf-8")).hexdigest()
-        return upstream_changes(part(self.data), part(after)), digest
-
-
-def _record_texts(data: dict[str, Any]) -> dict[str, dict[str, str]]:
-    return {name: {key: json.dumps(value) for key, value in data[name].items()} for name in data}
-
-
-def _tuple_text(items: list[str]) -> str:
-    """How Python prints a tuple whose elements print as ``items``."""
-    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-
-
 @pytest.fixture(scope="module")
-def baseline(initial_export: dict[str, Any]) -> Baseline:
-    return Baseline(initial_export)
+def baseline(initial_export: dict[str, Any]) -> UpstreamBaseline:
+    return UpstreamBaseline(initial_export)
 
 
 @pytest.fixture(scope="module")
@@ -169,7 +104,7 @@ def test_upstream_data_round_trips_exactly(
 
 @needs_peers
 def test_the_baseline_agrees_with_the_full_computation(
-    domain: Domain, upstream_template: StateTemplate, baseline: Baseline
+    domain: Domain, upstream_template: StateTemplate, baseline: UpstreamBaseline
 ) -> None:
     """Gold states of writing tasks and a state with added, removed and retyped records:
     the baseline's changes and hash equal ``upstream_changes`` and ``upstream_hash``."""
@@ -200,7 +135,7 @@ def test_the_baseline_agrees_with_the_full_computation(
 def test_gold_replay_matches_upstream(
     domain: Domain,
     upstream_template: StateTemplate,
-    baseline: Baseline,
+    baseline: UpstreamBaseline,
     gold_hashes: dict[str, Any],
     split: str,
     index: int,
@@ -225,7 +160,7 @@ def test_gold_replay_matches_upstream(
 
 @needs_peers
 def test_state_hash_agrees_with_the_upstream_hash(
-    domain: Domain, upstream_template: StateTemplate, baseline: Baseline
+    domain: Domain, upstream_template: StateTemplate, baseline: UpstreamBaseline
 ) -> None:
     """Two episodes have equal canonical state hashes exactly when their upstream hashes
     are equal: the fresh state and the gold replays of writing and read-only tasks, each

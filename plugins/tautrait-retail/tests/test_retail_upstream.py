@@ -8,7 +8,6 @@ whole module, and each task costs one replay and one export.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from collections import defaultdict
@@ -20,7 +19,7 @@ from tautrait_retail.domain import DATA_DIR
 from tautrait_retail.upstream import COLLECTIONS, RetailUpstream
 
 from tautrait_core.domain import Domain
-from tautrait_core.hashing import to_hashable, upstream_changes, upstream_hash
+from tautrait_core.hashing import UpstreamBaseline, upstream_changes, upstream_hash
 from tautrait_core.models import Action
 from tautrait_core.reward import replay_actions
 from tautrait_core.state import StateTemplate
@@ -68,76 +67,6 @@ def upstream_template(domain: Domain, upstream_data: dict[str, Any]) -> StateTem
     return StateTemplate("retail-upstream", domain.tables, codec.to_rows(upstream_data))
 
 
-class Baseline:
-    """The upstream data before any change, to compare many states that differ from it in a
-    few records: their change set and their upstream hash, without re-rendering the records
-    that did not change.
-
-    Records whose ``json.dumps`` text equals the baseline's are equal for upstream too
-    (same keys, values and int/float types), so :meth:`compare` runs ``upstream_changes`` on
-    the other records only, and builds the text ``str(to_hashable(data))`` that
-    ``upstream_hash`` digests from the baseline's text of each unchanged record.
-    ``test_the_baseline_agrees_with_the_full_computation`` checks both against the full
-    computation.
-    """
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.data = data
-        self.texts = _record_texts(data)
-        self.hashables = {
-            name: {key: repr(to_hashable(value)) for key, value in records.items()}
-            for name, records in data.items()
-        }
-
-    def compare(self, after: dict[str, Any]) -> tuple[dict[str, dict[str, Any]], str]:
-        """``upstream_changes(self.data, after)`` and ``upstream_hash(after)``."""
-        differing = self._differing(after)
-
-        def part(data: dict[str, Any]) -> dict[str, Any]:
-            return {
-                name: {key: value for key, value in data[name].items() if key in differing[name]}
-                for name in data
-            }
-
-        collections = []
-        for name in sorted(after):
-            records = after[name]
-            texts = self.hashables.get(name, {})
-            entries = [
-                f"({key!r}, "
-                + (
-                    texts[key]
-                    if key in texts and key not in differing[name]
-                    else repr(to_hashable(records[key]))
-                )
-                + ")"
-                for key in sorted(records)
-            ]
-            collections.append(f"({name!r}, {_tuple_text(entries)})")
-        digest = hashlib.sha256(_tuple_text(collections).encode("utf-8")).hexdigest()
-        return upstream_changes(part(self.data), part(after)), digest
-
-    def _differing(self, after: dict[str, Any]) -> dict[str, set[str]]:
-        after_texts = _record_texts(after)
-        return {
-            name: {
-                key
-                for key in {*self.texts.get(name, {}), *after_texts[name]}
-                if self.texts.get(name, {}).get(key) != after_texts[name].get(key)
-            }
-            for name in after_texts
-        }
-
-
-def _record_texts(data: dict[str, Any]) -> dict[str, dict[str, str]]:
-    return {name: {key: json.dumps(value) for key, value in data[name].items()} for name in data}
-
-
-def _tuple_text(items: list[str]) -> str:
-    """How Python prints a tuple whose elements print as ``items``."""
-    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
-
-
 def _as_golden(changes: dict[str, dict[str, Any]], before: dict[str, Any]) -> dict[str, Any]:
     """Changes as the golden files list them: a record counts as changed only when it
     differs under Python equality, so a gift card balance going from 9 to 9.0 (an item
@@ -155,8 +84,8 @@ def _as_golden(changes: dict[str, dict[str, Any]], before: dict[str, Any]) -> di
 
 
 @pytest.fixture(scope="module")
-def baseline(upstream_data: dict[str, Any]) -> Baseline:
-    return Baseline(upstream_data)
+def baseline(upstream_data: dict[str, Any]) -> UpstreamBaseline:
+    return UpstreamBaseline(upstream_data)
 
 
 @pytest.fixture(scope="module")
@@ -187,7 +116,7 @@ def test_upstream_data_round_trips_exactly(
 
 @needs_peers
 def test_the_baseline_agrees_with_the_full_computation(
-    domain: Domain, upstream_template: StateTemplate, baseline: Baseline
+    domain: Domain, upstream_template: StateTemplate, baseline: UpstreamBaseline
 ) -> None:
     """The first dev tasks' gold states and a state with added, removed and retyped records:
     the baseline's changes and hash equal ``upstream_changes`` and ``upstream_hash``."""
@@ -222,7 +151,7 @@ def test_the_baseline_agrees_with_the_full_computation(
 def test_gold_replay_matches_upstream(
     domain: Domain,
     upstream_template: StateTemplate,
-    baseline: Baseline,
+    baseline: UpstreamBaseline,
     gold_hashes: dict[str, Any],
     split: str,
     index: int,

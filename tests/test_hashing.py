@@ -1,0 +1,28 @@
+"""Upstream hashes and change sets, and the fast baseline comparison used by golden tests."""
+
+from __future__ import annotations
+
+import json
+
+from tautrait_core.hashing import UpstreamBaseline, upstream_changes, upstream_hash
+
+DATA = {
+    "users": {"u1": {"name": "Ann", "balance": 9}, "u2": {"name": "Bo", "balance": 1.5}},
+    "orders": {"o1": {"items": [1, 2], "status": "pending"}},
+    "notes": {"n1": {"text": "only one record"}},
+}
+
+
+def test_baseline_comparison_equals_the_full_computation() -> None:
+    baseline = UpstreamBaseline(DATA)
+    states = [json.loads(json.dumps(DATA)) for _ in range(4)]
+    states[1]["users"]["u1"]["balance"] = 9.0  # an int becoming a float is a change
+    states[2]["orders"]["o2"] = {"items": [], "status": "new"}
+    del states[2]["users"]["u2"]
+    states[3]["orders"]["o1"]["items"].append(3)
+    states[3]["notes"] = {}
+    for state in states:
+        assert baseline.compare(state) == (upstream_changes(DATA, state), upstream_hash(state))
+    assert baseline.compare(states[0])[0] == {}
+    assert baseline.compare(states[1])[0] == {"users": {"u1": {"name": "Ann", "balance": 9.0}}}
+    assert baseline.compare(states[1])[1] != upstream_hash(DATA)
