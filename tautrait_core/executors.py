@@ -18,7 +18,7 @@ import functools
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tautrait_core.errors import ConfigError
-from tautrait_core.models import EpisodeResult, Outcome, RunConfig, Termination
+from tautrait_core.models import EpisodeResult, RunConfig
 
 if TYPE_CHECKING:
     from tautrait_core.runner import PreparedRun
@@ -69,13 +69,10 @@ class RayExecutor:
             self._ray.cancel(reference, force=True)
             raise
         except self._ray.exceptions.RayError as exc:
-            return EpisodeResult(
-                task_id=task_id,
-                trial=trial,
-                outcome=Outcome.ERROR,
-                reward=0.0,
-                termination=Termination.AGENT_ERROR,
-                error=f"Ray task failed (re-run on resume): {type(exc).__name__}: {exc}",
+            return EpisodeResult.not_run(
+                task_id,
+                trial,
+                f"Ray task failed (re-run on resume): {type(exc).__name__}: {exc}",
             )
 
 
@@ -136,16 +133,11 @@ def run_episode_in_worker(config_json: str, task_id: int, trial: int) -> str:
     try:
         prepared, template = _prepared_in_worker(config_json)
     except Exception as exc:  # e.g. a plugin missing on this node: an infrastructure error
-        result = EpisodeResult(
-            task_id=task_id,
-            trial=trial,
-            outcome=Outcome.ERROR,
-            reward=0.0,
-            termination=Termination.AGENT_ERROR,
-            error=(
-                f"the Ray worker could not prepare the run ({type(exc).__name__}: {exc}); "
-                "install the same plugins and keys on every node"
-            ),
+        result = EpisodeResult.not_run(
+            task_id,
+            trial,
+            f"the Ray worker could not prepare the run ({type(exc).__name__}: {exc}); "
+            "install the same plugins and keys on every node",
         )
         return result.model_dump_json()
     result = asyncio.run(run_prepared_episode(prepared, template, task_id, trial))

@@ -297,6 +297,19 @@ class EpisodeResult(BaseModel):
     env_date: dt.date | None = None
     """The date the domain's tools took as today (``None``: not recorded)."""
 
+    @classmethod
+    def not_run(cls, task_id: int, trial: int, error: str) -> EpisodeResult:
+        """An episode that could not run for infrastructure reasons (an ``error``: left out
+        of pass^k and run again on resume)."""
+        return cls(
+            task_id=task_id,
+            trial=trial,
+            outcome=Outcome.ERROR,
+            reward=0.0,
+            termination=Termination.AGENT_ERROR,
+            error=error,
+        )
+
     @property
     def traj(self) -> list[dict[str, Any]]:
         """The conversation in OpenAI message form (upstream ``traj``)."""

@@ -29,7 +29,7 @@ from tautrait_core.errors import ConfigError, StorageError
 from tautrait_core.executors import check_executor, executor_for
 from tautrait_core.keys import require_keys
 from tautrait_core.metrics import RunMetrics, summarize
-from tautrait_core.models import EpisodeResult, Outcome, RunConfig, Termination
+from tautrait_core.models import EpisodeResult, RunConfig
 from tautrait_core.orchestrator import run_episode
 from tautrait_core.paths import default_results_db
 from tautrait_core.plugins import get_plugin_manager
@@ -164,13 +164,8 @@ async def run_prepared_episode(
         user = prepared.user_class(context, prepared.trait_backend_class(context))
         return await run_episode(context, template, agent, user, dt.date.today())
     except Exception as exc:  # a bug outside the conversation: keep the run going
-        return EpisodeResult(
-            task_id=task_id,
-            trial=trial,
-            outcome=Outcome.ERROR,
-            reward=0.0,
-            termination=Termination.AGENT_ERROR,
-            error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}",
+        return EpisodeResult.not_run(
+            task_id, trial, f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"
         )
 
 
