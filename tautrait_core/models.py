@@ -53,6 +53,12 @@ class Task(BaseModel):
     actions: list[Action] = Field(default_factory=list)
     outputs: list[str] = Field(default_factory=list)
 
+    @classmethod
+    def list_from_file(cls, path: str | PathLike[str]) -> list[Task]:
+        """The tasks of a JSON file holding a list of task objects (a domain's task set)."""
+        with open(path, encoding="utf-8") as file:
+            return [cls.model_validate(item) for item in json.load(file)]
+
 
 class ToolCall(BaseModel):
     """A tool call as a model sent it; ``arguments`` is the raw JSON text."""

@@ -6,7 +6,6 @@ they appear here as ``tau-trait:<split>`` task sets that run on the upstream dat
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,7 +41,7 @@ def imported_task_sets(domain: Domain) -> dict[str, TaskSet]:
 
 def _task_loader(path: Path) -> Callable[[], list[Task]]:
     def load() -> list[Task]:
-        return [Task.model_validate(item) for item in json.loads(path.read_text())]
+        return Task.list_from_file(path)
 
     return load
 

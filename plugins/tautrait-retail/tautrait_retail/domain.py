@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from sqlmodel import SQLModel
@@ -25,8 +24,7 @@ def seed_rows() -> list[SQLModel]:
 
 def load_tasks(split: str = "test") -> list[Task]:
     """The built-in tasks of ``tasks/<split>.json``."""
-    items = json.loads((TASKS_DIR / f"{split}.json").read_text(encoding="utf-8"))
-    return [Task.model_validate(item) for item in items]
+    return Task.list_from_file(TASKS_DIR / f"{split}.json")
 
 
 def build_domain() -> Domain:
