@@ -1,12 +1,14 @@
-"""Where episodes run: in this process (``local``) or as Ray tasks on a cluster (``ray``).
+"""Where episodes run: in this process (``local``) or on Ray actors across a cluster (``ray``).
 
 The runner asks an :class:`EpisodeExecutor` for one episode at a time from its asyncio worker
 loop and stores each result itself, so resume, ``--max-cost``, Ctrl-C and progress work the
-same with every executor. The Ray executor sends the run configuration as JSON; each Ray
-worker process rebuilds the prepared run from it once (plugins, task set, template
-database), runs episodes with :func:`asyncio.run` and returns each result as JSON. Workers
-read API keys from their own environment or keys file, and must have the same plugins
-installed as the driver.
+same with every executor. The Ray executor starts a pool of :class:`EpisodeWorker` actors, one
+per CPU of the cluster (never more than the run's concurrency). Each actor rebuilds the
+prepared run once from the configuration sent as JSON (plugins, task set, template database)
+and runs the episodes it is given concurrently on its own event loop, so the model waits of
+many episodes overlap inside one worker process, as they do locally, while the CPU work of
+the episodes spreads over the cluster. Results come back as JSON. Workers read API keys from
+their own environment or keys file, and must have the same plugins installed as the driver.
 
 Ray is imported only when the ``ray`` executor is chosen.
 """
@@ -14,7 +16,6 @@ Ray is imported only when the ``ray`` executor is chosen.
 from __future__ import annotations
 
 import asyncio
-import functools
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tautrait_core.errors import ConfigError
@@ -32,6 +33,9 @@ class EpisodeExecutor(Protocol):
 
     async def run_episode(self, task_id: int, trial: int) -> EpisodeResult: ...
 
+    def close(self) -> None:
+        """Release what the executor holds (worker processes); called once, at the end."""
+
 
 class LocalExecutor:
     """Runs episodes in this process, concurrently on the running event loop."""
@@ -45,12 +49,19 @@ class LocalExecutor:
 
         return await run_prepared_episode(self.prepared, self.template, task_id, trial)
 
+    def close(self) -> None:
+        """Nothing to release."""
+
 
 class RayExecutor:
-    """Runs each episode as a Ray task; connects to ``address`` or starts a local instance.
+    """Runs episodes on a pool of :class:`EpisodeWorker` Ray actors.
 
-    An already initialised Ray (e.g. by a script or a test with its own ``runtime_env``) is
-    used as it is.
+    Connects to ``config.ray_address`` or starts a local instance; an already initialised Ray
+    (e.g. by a script or a test with its own ``runtime_env``) is used as it is. The pool has
+    one actor per CPU the cluster has free when the run starts (at least one, at most
+    ``config.concurrency``); each episode goes to the actor with the fewest running. An actor
+    that dies (its node lost, killed for memory) is replaced, and its running episodes come
+    back as infrastructure errors that a resume runs again.
     """
 
     def __init__(self, config: RunConfig) -> None:
@@ -58,22 +69,42 @@ class RayExecutor:
         if not ray.is_initialized():
             _connect(ray, config.ray_address)
         self._ray = ray
-        self._remote = ray.remote(run_episode_in_worker)
+        self._worker_class = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(EpisodeWorker)
         self._config_json = config.model_dump_json()
+        free_cpus = int(ray.available_resources().get("CPU", 0))
+        size = max(1, min(config.concurrency, free_cpus))
+        self._actors = [self._start_actor() for _ in range(size)]
+        self._running = [0] * size
+
+    def _start_actor(self) -> Any:
+        return self._worker_class.remote(self._config_json)
 
     async def run_episode(self, task_id: int, trial: int) -> EpisodeResult:
-        reference = self._remote.remote(self._config_json, task_id, trial)
+        slot = min(range(len(self._actors)), key=self._running.__getitem__)
+        actor = self._actors[slot]
+        reference = actor.run.remote(task_id, trial)
+        self._running[slot] += 1
         try:
             return EpisodeResult.model_validate_json(await reference)
         except asyncio.CancelledError:  # a second Ctrl-C abandons the episode
-            self._ray.cancel(reference, force=True)
+            self._ray.cancel(reference, force=False)
             raise
         except self._ray.exceptions.RayError as exc:
+            if isinstance(exc, self._ray.exceptions.RayActorError) and self._actors[slot] is actor:
+                self._actors[slot] = self._start_actor()
             return EpisodeResult.not_run(
                 task_id,
                 trial,
-                f"Ray task failed (re-run on resume): {type(exc).__name__}: {exc}",
+                f"Ray worker failed (re-run on resume): {type(exc).__name__}: {exc}",
             )
+        finally:
+            self._running[slot] -= 1
+
+    def close(self) -> None:
+        """Stop the actors, freeing their CPUs for the next run (e.g. a sweep's next point)."""
+        for actor in self._actors:
+            self._ray.kill(actor)
+        self._actors = []
 
 
 def import_ray() -> Any:
@@ -114,31 +145,37 @@ def check_executor(config: RunConfig) -> None:
         import_ray()
 
 
-@functools.lru_cache(maxsize=8)
-def _prepared_in_worker(config_json: str) -> tuple[PreparedRun, StateTemplate]:
-    from tautrait_core.runner import prepare
-    from tautrait_core.task_sets import template_for
+class EpisodeWorker:
+    """A Ray actor's body: one prepared run, whose episodes it runs concurrently.
 
-    prepared = prepare(RunConfig.model_validate_json(config_json))
-    return prepared, template_for(prepared.domain, prepared.task_set)
-
-
-def run_episode_in_worker(config_json: str, task_id: int, trial: int) -> str:
-    """Body of the Ray task: one episode in a worker process, returned as JSON.
-
-    The prepared run is built once per worker process and configuration.
+    ``run`` is a coroutine, so Ray runs the calls it receives side by side on the actor's
+    event loop. A run that cannot be prepared here (a plugin missing on this node) is not
+    raised: each episode sent to this worker comes back as an infrastructure error naming
+    the cause.
     """
-    from tautrait_core.runner import run_prepared_episode
 
-    try:
-        prepared, template = _prepared_in_worker(config_json)
-    except Exception as exc:  # e.g. a plugin missing on this node: an infrastructure error
-        result = EpisodeResult.not_run(
-            task_id,
-            trial,
-            f"the Ray worker could not prepare the run ({type(exc).__name__}: {exc}); "
-            "install the same plugins and keys on every node",
-        )
+    def __init__(self, config_json: str) -> None:
+        from tautrait_core.runner import prepare
+        from tautrait_core.task_sets import template_for
+
+        self.prepared: PreparedRun | None = None
+        self.template: StateTemplate | None = None
+        self.problem = ""
+        try:
+            self.prepared = prepare(RunConfig.model_validate_json(config_json))
+            self.template = template_for(self.prepared.domain, self.prepared.task_set)
+        except Exception as exc:
+            self.problem = (
+                f"the Ray worker could not prepare the run ({type(exc).__name__}: {exc}); "
+                "install the same plugins and keys on every node"
+            )
+
+    async def run(self, task_id: int, trial: int) -> str:
+        """One episode, returned as the JSON of its :class:`EpisodeResult`."""
+        from tautrait_core.runner import run_prepared_episode
+
+        if self.prepared is None or self.template is None:
+            result = EpisodeResult.not_run(task_id, trial, self.problem)
+        else:
+            result = await run_prepared_episode(self.prepared, self.template, task_id, trial)
         return result.model_dump_json()
-    result = asyncio.run(run_prepared_episode(prepared, template, task_id, trial))
-    return result.model_dump_json()

@@ -402,7 +402,7 @@ class RunConfig(BaseModel):
     export_path: str | None = Field(None, validation_alias=AliasChoices("export_path", "result_fp"))
     log_dir: str | None = None
     executor: Literal["local", "ray"] = "local"
-    """Where episodes run: in this process, or as Ray tasks (extra ``tautrait-core[ray]``)."""
+    """Where episodes run: in this process, or on Ray actors (extra ``tautrait-core[ray]``)."""
     ray_address: str | None = None
     """Ray cluster to connect to (``None``: start a local Ray instance)."""
 

@@ -267,6 +267,7 @@ async def execute_async(
         raise
     finally:
         control.unwatch()
+        executor.close()
     if control.stop_requested:
         stop_reason = control.reason()
         status = "interrupted"

@@ -1,8 +1,10 @@
-"""``--executor ray``: episodes run as Ray tasks on a local Ray instance, results are stored
-once each by the driver, with the same rewards as the local executor."""
+"""``--executor ray``: episodes run on Ray actors of a local Ray instance, several at once in
+each worker process; results are stored once each by the driver, with the same rewards as
+the local executor."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import subprocess
 import sys
@@ -12,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from tautrait_core.errors import ConfigError
-from tautrait_core.models import RunConfig
+from tautrait_core.executors import EpisodeWorker, RayExecutor
+from tautrait_core.models import EpisodeResult, RunConfig
 from tautrait_core.runner import RunReport, execute, prepare
 from tautrait_core.testing.scripts import GoldScript
 from tests.distributions import REPO, toy_site
@@ -89,6 +92,57 @@ def test_tool_calling_run_through_ray_matches_local(
     assert rewards(remote) == rewards(local)
     assert {result.outcome.value for result in remote.results} == {"pass"}
     assert all(result.agent_usage.calls > 0 for result in remote.results)
+
+
+def test_each_ray_worker_runs_several_episodes_at_once(
+    ray_instance, toy_plugin, tmp_path: Path
+) -> None:
+    """Two CPUs, eight episodes in flight: the model calls of more than two episodes overlap,
+    which they could not if each worker process ran one episode at a time."""
+    from tautrait_core.testing.server import ScriptedModelServer
+
+    script = GoldScript(TASKS, ["transfer_to_librarian"])
+    with ScriptedModelServer(script, latency_s=0.3) as server:
+        config = RunConfig(
+            domain="toylib",
+            agent="tool-calling",
+            agent_model="openai/scripted",
+            agent_api_base=server.base_url,
+            user="llm",
+            user_model="openai/scripted",
+            user_api_base=server.base_url,
+            num_trials=TRIALS,
+            concurrency=8,
+            executor="ray",
+            results_db=str(tmp_path / "results.db"),
+        )
+        report = execute(config)
+    assert {result.outcome.value for result in report.results} == {"pass"}
+    assert server.max_concurrent > 2
+
+
+def test_a_dead_worker_is_replaced_and_its_episode_runs_again_on_resume(
+    ray_instance, toy_plugin
+) -> None:
+    config = RunConfig(domain="toylib", agent="oracle", concurrency=1)
+    executor = RayExecutor(config)
+    try:
+        ray_instance.kill(executor._actors[0])
+        lost = asyncio.run(executor.run_episode(0, 0))
+        assert lost.error is not None and "re-run on resume" in lost.error
+        assert lost.outcome.value == "error"
+        again = asyncio.run(executor.run_episode(0, 0))
+        assert again.error is None and again.reward == 1.0
+    finally:
+        executor.close()
+
+
+def test_a_worker_that_cannot_prepare_the_run_says_why_for_each_episode() -> None:
+    worker = EpisodeWorker(RunConfig(domain="no-such-domain", agent="oracle").model_dump_json())
+    result = EpisodeResult.model_validate_json(asyncio.run(worker.run(3, 1)))
+    assert (result.task_id, result.trial, result.outcome.value) == (3, 1, "error")
+    assert "could not prepare the run" in (result.error or "")
+    assert "no-such-domain" in (result.error or "")
 
 
 def test_resume_can_switch_to_ray(ray_instance, toy_plugin, tmp_path: Path) -> None:

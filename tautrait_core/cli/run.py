@@ -16,7 +16,7 @@ executor_option = click.option(
     "--executor",
     type=click.Choice(["local", "ray"]),
     default=None,
-    help="Where episodes run: this process [default], or Ray tasks on a Ray cluster "
+    help="Where episodes run: this process [default], or Ray actors across a Ray cluster "
     "(pip install 'tautrait-core[ray]'; workers read API keys from their own environment).",
 )
 ray_address_option = click.option(

@@ -85,12 +85,19 @@ class ScriptedModelServer:
             string (a plain text reply) or a :class:`Failure` to serve. Called from server
             threads, so keep it thread-safe.
         latency_s: Seconds every answer waits before it is sent.
+
+    Attributes:
+        requests: Every chat-completions request body received, in order.
+        max_concurrent: The most chat-completions requests that were being answered at
+            once (how far clients overlapped their calls).
     """
 
     def __init__(self, responder: Responder | None = None, latency_s: float = 0.0) -> None:
         self.responder: Responder = responder or (lambda request: reply_text("OK"))
         self.latency_s = latency_s
         self.requests: list[dict[str, Any]] = []
+        self.max_concurrent = 0
+        self._concurrent = 0
         self._failures: deque[Failure] = deque()
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
@@ -146,6 +153,15 @@ class ScriptedModelServer:
                 with server._lock:
                     server.requests.append(request)
                     failure = server._failures.popleft() if server._failures else None
+                    server._concurrent += 1
+                    server.max_concurrent = max(server.max_concurrent, server._concurrent)
+                try:
+                    self._answer(request, failure)
+                finally:
+                    with server._lock:
+                        server._concurrent -= 1
+
+            def _answer(self, request: dict[str, Any], failure: Failure | None) -> None:
                 if failure is not None:
                     self._fail(failure)
                     return
