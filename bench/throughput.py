@@ -9,8 +9,17 @@ process's interpreter, and every answer waits ``--latency`` seconds.
 For each concurrency the script prints episodes per minute, model calls per episode, and
 the ratio to the latency-bound ideal ``concurrency x 60 s / (calls per episode x latency)``:
 how close the run comes to spending all its time waiting on the model. It also prints the
-CPU time this process spent per model call (what bounds throughput once the waiting
-overlaps) and the peak resident memory.
+CPU time this process spent per model call and the peak resident memory. With
+``--executor ray`` the episodes run on Ray workers of a local Ray instance (one per core);
+the CPU column then counts the driver only.
+
+Before the runs, the same run measures the floor under the CPU column: bare
+``litellm.acompletion`` calls, nothing of tautrait around them, carrying the domain's tool
+schemas and policy to the same kind of server at the same latency. Its CPU per call bounds
+how many calls per second one process (one core) can make, whatever the framework does:
+``cores x 1000 / (ms per call)``. Also measured, for comparison only: litellm's
+``EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER`` path, which skips the openai SDK; tautrait
+does not enable it, because on that path a truncated answer is not retried.
 
     python bench/throughput.py --domain telehealth --latency 0.2 --concurrency 1,16,64,256
 """
@@ -18,8 +27,10 @@ overlaps) and the peak resident memory.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import math
 import multiprocessing
+import os
 import resource
 import statistics
 import tempfile
@@ -27,9 +38,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+EXPERIMENTAL_HANDLER = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
+
 
 def serve(domain_name: str, latency_s: float, ready: Any) -> None:
-    """Child process: serve ``GoldScript`` answers for ``domain_name`` until terminated."""
+    """Child process: serve ``GoldScript`` answers for ``domain_name`` and, on a second
+    server, one-line text answers (for the litellm floor), until terminated."""
     from tautrait_core.plugins import lookup
     from tautrait_core.testing.scripts import GoldScript
     from tautrait_core.testing.server import ScriptedModelServer
@@ -37,14 +51,61 @@ def serve(domain_name: str, latency_s: float, ready: Any) -> None:
     domain = lookup("domain", domain_name)
     tasks = domain.task_sets[domain.default_task_set].tasks
     script = GoldScript(tasks, domain.terminating_tools)
-    with ScriptedModelServer(script, latency_s=latency_s) as server:
-        ready.put(server.base_url)
+    with (
+        ScriptedModelServer(script, latency_s=latency_s) as episodes,
+        ScriptedModelServer(latency_s=latency_s) as plain,
+    ):
+        ready.put((episodes.base_url, plain.base_url))
         while True:
             time.sleep(3600)
 
 
+def litellm_floor(
+    domain_name: str, base_url: str, model: str, concurrency: int, calls: int
+) -> float:
+    """CPU milliseconds per bare ``litellm.acompletion`` call (tools and policy attached)."""
+    from tautrait_core.llm import _load_litellm
+    from tautrait_core.plugins import lookup
+
+    litellm = _load_litellm()
+    domain = lookup("domain", domain_name)
+    arguments = {
+        "model": model,
+        "api_base": base_url,
+        "api_key": "sk-bench",
+        "messages": [
+            {"role": "system", "content": domain.policy},
+            {"role": "user", "content": "Hi, I need help with my account."},
+        ],
+        "tools": list(domain.tool_schemas),
+        "temperature": 0.0,
+        "num_retries": 0,
+        "max_retries": 0,
+    }
+
+    async def run() -> float:
+        await litellm.acompletion(**arguments)  # connection set up, caches filled
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one() -> None:
+            async with gate:
+                await litellm.acompletion(**arguments)
+
+        started = time.process_time()
+        await asyncio.gather(*(one() for _ in range(calls)))
+        return (time.process_time() - started) / calls * 1000
+
+    return asyncio.run(run())
+
+
 def measure(
-    domain_name: str, base_url: str, concurrency: int, episodes: int, database: Path
+    domain_name: str,
+    base_url: str,
+    model: str,
+    executor: str,
+    concurrency: int,
+    episodes: int,
+    database: Path,
 ) -> dict[str, float]:
     """Run about ``episodes`` episodes at ``concurrency``; wall time, calls and CPU."""
     from tautrait_core.models import RunConfig
@@ -57,15 +118,16 @@ def measure(
     config = RunConfig(
         domain=domain_name,
         agent="tool-calling",
-        agent_model="openai/scripted",
+        agent_model=model,
         agent_api_base=base_url,
         user="llm",
-        user_model="openai/scripted",
+        user_model=model,
         user_api_base=base_url,
         num_trials=trials,
         concurrency=concurrency,
         results_db=str(database),
         max_steps=60,
+        executor=executor,
     )
     cpu_started, started = time.process_time(), time.perf_counter()
     report = execute(config)
@@ -88,6 +150,15 @@ def measure(
     }
 
 
+def start_ray(domain_name: str) -> None:
+    """A local Ray instance whose workers load only the domain under test."""
+    from tautrait_core.executors import import_ray
+
+    ray = import_ray()
+    env = {"TAUTRAIT_LOAD_PLUGINS": domain_name, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    ray.init(include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": env})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--domain", default="telehealth")
@@ -99,6 +170,16 @@ def main() -> None:
         default=3,
         help="episodes per run = waves x concurrency (at least one pass over the tasks)",
     )
+    parser.add_argument(
+        "--model",
+        default="openai/scripted",
+        help="model name sent through litellm (a priced name such as openai/gpt-4o-mini "
+        "takes litellm's cost path for known models)",
+    )
+    parser.add_argument("--executor", choices=["local", "ray"], default="local")
+    parser.add_argument(
+        "--floor-calls", type=int, default=640, help="bare litellm calls for the floor"
+    )
     args = parser.parse_args()
     levels = [int(n) for n in args.concurrency.split(",")]
 
@@ -106,19 +187,35 @@ def main() -> None:
     ready = context.Queue()
     server = context.Process(target=serve, args=(args.domain, args.latency, ready), daemon=True)
     server.start()
-    base_url = ready.get(timeout=120)
-    print(f"domain {args.domain}, scripted server latency {args.latency * 1000:.0f} ms per call")
-    header = (
-        f"{'concurrency':>11} {'episodes':>8} {'calls/ep':>8} {'wall s':>7} "
-        f"{'ep/min':>8} {'ideal':>8} {'ratio':>6} {'cpu ms/call':>11}"
+    episodes_url, plain_url = ready.get(timeout=120)
+    cores = os.cpu_count() or 1
+    print(
+        f"domain {args.domain}, model {args.model}, executor {args.executor}, {cores} cores, "
+        f"scripted server latency {args.latency * 1000:.0f} ms per call"
     )
-    print(header)
     try:
+        floor = litellm_floor(args.domain, plain_url, args.model, 64, args.floor_calls)
+        os.environ[EXPERIMENTAL_HANDLER] = "True"
+        experimental = litellm_floor(args.domain, plain_url, args.model, 64, args.floor_calls)
+        del os.environ[EXPERIMENTAL_HANDLER]
+        print(
+            f"litellm alone: {floor:.2f} ms CPU per call, at most {1000 / floor:.0f} calls/s "
+            f"per core ({EXPERIMENTAL_HANDLER}: {experimental:.2f} ms, not used)"
+        )
+        if args.executor == "ray":
+            start_ray(args.domain)
+        cpu_label = "cpu ms/call" if args.executor == "local" else "driver ms/call"
+        print(
+            f"{'concurrency':>11} {'episodes':>8} {'calls/ep':>8} {'wall s':>7} "
+            f"{'ep/min':>8} {'ideal':>8} {'ratio':>6} {cpu_label:>14}"
+        )
         with tempfile.TemporaryDirectory() as folder:
             for level in levels:
                 figures = measure(
                     args.domain,
-                    base_url,
+                    episodes_url,
+                    args.model,
+                    args.executor,
                     level,
                     max(args.waves * level, 1),
                     Path(folder) / f"results-{level}.db",
@@ -129,7 +226,7 @@ def main() -> None:
                 print(
                     f"{level:>11} {figures['episodes']:>8.0f} {figures['calls_per_episode']:>8.1f} "
                     f"{figures['wall_s']:>7.1f} {per_minute:>8.0f} {ideal:>8.0f} "
-                    f"{per_minute / ideal:>6.2f} {cpu_per_call:>11.2f}",
+                    f"{per_minute / ideal:>6.2f} {cpu_per_call:>14.2f}",
                     flush=True,
                 )
     finally:
