@@ -6,10 +6,19 @@ OpenAI-compatible server (``GoldScript``: the agent calls the gold actions, the 
 the instruction and stops), in a separate process so its own work does not share this
 process's interpreter, and every answer waits ``--latency`` seconds.
 
-For each concurrency the script prints episodes per minute, model calls per episode, and
+For each concurrency the script prints model calls per episode, episodes per minute and
 the ratio to the latency-bound ideal ``concurrency x 60 s / (calls per episode x latency)``:
-how close the run comes to spending all its time waiting on the model. It also prints the
-CPU time this process spent per model call and the peak resident memory. With
+how close the run comes to spending all its time waiting on the model. Two rates:
+
+- ``run``: all episodes over the whole wall time. A finite run starts with every slot
+  opening at once and ends draining its last wave, whose slots sit idle while its
+  longest episode finishes; at a few waves that alone keeps the ratio well under 1.
+- ``steady``: the rate while every slot is busy, which the ideal describes: model answers
+  per second counted by the server over the second half of the time before the last
+  episode starts, times 60 over calls per episode.
+
+It also prints the CPU time this process spent per model call and the peak resident
+memory. With
 ``--executor ray`` the episodes run on Ray workers of a local Ray instance (one per core);
 the CPU column then counts the driver only.
 
@@ -34,6 +43,7 @@ import os
 import resource
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -41,23 +51,69 @@ from typing import Any
 EXPERIMENTAL_HANDLER = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
 
 
-def serve(domain_name: str, latency_s: float, ready: Any) -> None:
+class AnswerClock:
+    """Wraps a responder and notes the wall-clock time of each answer it makes (the
+    scripted server calls it after the latency wait)."""
+
+    def __init__(self, responder: Any) -> None:
+        self.responder = responder
+        self.times: list[float] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, request: dict[str, Any]) -> Any:
+        with self.lock:
+            self.times.append(time.time())
+        return self.responder(request)
+
+    def take(self) -> list[float]:
+        """The times noted since the last call."""
+        with self.lock:
+            times, self.times = self.times, []
+        return times
+
+
+def serve(domain_name: str, latency_s: float, ready: Any, requests: Any, replies: Any) -> None:
     """Child process: serve ``GoldScript`` answers for ``domain_name`` and, on a second
-    server, one-line text answers (for the litellm floor), until terminated."""
+    server, one-line text answers (for the litellm floor), until terminated. Each item on
+    ``requests`` is answered on ``replies`` with the episode answers' times since the last."""
     from tautrait_core.plugins import lookup
     from tautrait_core.testing.scripts import GoldScript
     from tautrait_core.testing.server import ScriptedModelServer
 
     domain = lookup("domain", domain_name)
     tasks = domain.task_sets[domain.default_task_set].tasks
-    script = GoldScript(tasks, domain.terminating_tools)
+    clock = AnswerClock(GoldScript(tasks, domain.terminating_tools))
     with (
-        ScriptedModelServer(script, latency_s=latency_s) as episodes,
+        ScriptedModelServer(clock, latency_s=latency_s) as episodes,
         ScriptedModelServer(latency_s=latency_s) as plain,
     ):
         ready.put((episodes.base_url, plain.base_url))
         while True:
-            time.sleep(3600)
+            requests.get()
+            replies.put(clock.take())
+
+
+class EpisodeStarts:
+    """Progress receiver noting when each episode started (wall clock)."""
+
+    def __init__(self) -> None:
+        self.starts: list[float] = []
+
+    def started(self, run: Any, total: int, already_done: int) -> None:
+        pass
+
+    def episode_finished(self, result: Any) -> None:
+        self.starts.append(time.time() - result.duration_s)
+
+
+def steady_calls_per_s(answers: list[float], started: float, last_start: float) -> float | None:
+    """Answers per second over the second half of ``[started, last_start]``, while every
+    slot has an episode (``None`` when that window is empty)."""
+    window_start = started + (last_start - started) / 2
+    if last_start <= window_start:
+        return None
+    inside = sum(1 for t in answers if window_start <= t <= last_start)
+    return inside / (last_start - window_start)
 
 
 def litellm_floor(
@@ -106,8 +162,9 @@ def measure(
     concurrency: int,
     episodes: int,
     database: Path,
-) -> dict[str, float]:
-    """Run about ``episodes`` episodes at ``concurrency``; wall time, calls and CPU."""
+) -> dict[str, Any]:
+    """Run about ``episodes`` episodes at ``concurrency``; wall time, calls, CPU, and when
+    the run and each episode started (wall clock)."""
     from tautrait_core.models import RunConfig
     from tautrait_core.plugins import lookup
     from tautrait_core.runner import execute
@@ -129,8 +186,10 @@ def measure(
         max_steps=60,
         executor=executor,
     )
+    starts = EpisodeStarts()
+    begun = time.time()
     cpu_started, started = time.process_time(), time.perf_counter()
-    report = execute(config)
+    report = execute(config, progress=starts)
     wall = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     results = report.results
@@ -147,6 +206,8 @@ def measure(
         "calls": sum(calls),
         "calls_per_episode": statistics.mean(calls),
         "cpu_s": cpu,
+        "began": begun,
+        "last_start": max(starts.starts, default=begun),
     }
 
 
@@ -184,8 +245,10 @@ def main() -> None:
     levels = [int(n) for n in args.concurrency.split(",")]
 
     context = multiprocessing.get_context("spawn")
-    ready = context.Queue()
-    server = context.Process(target=serve, args=(args.domain, args.latency, ready), daemon=True)
+    ready, requests, replies = context.Queue(), context.Queue(), context.Queue()
+    server = context.Process(
+        target=serve, args=(args.domain, args.latency, ready, requests, replies), daemon=True
+    )
     server.start()
     episodes_url, plain_url = ready.get(timeout=120)
     cores = os.cpu_count() or 1
@@ -206,11 +269,13 @@ def main() -> None:
             start_ray(args.domain)
         cpu_label = "cpu ms/call" if args.executor == "local" else "driver ms/call"
         print(
-            f"{'concurrency':>11} {'episodes':>8} {'calls/ep':>8} {'wall s':>7} "
-            f"{'ep/min':>8} {'ideal':>8} {'ratio':>6} {cpu_label:>14}"
+            f"{'concurrency':>11} {'episodes':>8} {'calls/ep':>8} {'wall s':>7} {'ideal':>8} "
+            f"{'run ep/min':>10} {'ratio':>6} {'steady ep/min':>13} {'ratio':>6} {cpu_label:>14}"
         )
         with tempfile.TemporaryDirectory() as folder:
             for level in levels:
+                requests.put("clear")
+                replies.get(timeout=60)
                 figures = measure(
                     args.domain,
                     episodes_url,
@@ -220,13 +285,22 @@ def main() -> None:
                     max(args.waves * level, 1),
                     Path(folder) / f"results-{level}.db",
                 )
+                requests.put("answers")
+                answers = replies.get(timeout=60)
+                per_episode = figures["calls_per_episode"]
+                ideal = level * 60 / (per_episode * args.latency)
                 per_minute = figures["episodes"] / figures["wall_s"] * 60
-                ideal = level * 60 / (figures["calls_per_episode"] * args.latency)
+                steady = steady_calls_per_s(answers, figures["began"], figures["last_start"])
+                steady_text = (
+                    f"{steady * 60 / per_episode:>13.0f} {steady * 60 / per_episode / ideal:>6.2f}"
+                    if steady is not None
+                    else f"{'n/a':>13} {'':>6}"
+                )
                 cpu_per_call = figures["cpu_s"] / figures["calls"] * 1000
                 print(
-                    f"{level:>11} {figures['episodes']:>8.0f} {figures['calls_per_episode']:>8.1f} "
-                    f"{figures['wall_s']:>7.1f} {per_minute:>8.0f} {ideal:>8.0f} "
-                    f"{per_minute / ideal:>6.2f} {cpu_per_call:>14.2f}",
+                    f"{level:>11} {figures['episodes']:>8.0f} {per_episode:>8.1f} "
+                    f"{figures['wall_s']:>7.1f} {ideal:>8.0f} {per_minute:>10.0f} "
+                    f"{per_minute / ideal:>6.2f} {steady_text} {cpu_per_call:>14.2f}",
                     flush=True,
                 )
     finally:
