@@ -18,9 +18,8 @@ how close the run comes to spending all its time waiting on the model. Two rates
   episode starts, times 60 over calls per episode.
 
 It also prints the CPU time this process spent per model call and the peak resident
-memory. With
-``--executor ray`` the episodes run on Ray workers of a local Ray instance (one per core);
-the CPU column then counts the driver only.
+memory. With ``--executor ray`` the episodes run on Ray workers of a local Ray instance
+(one per core); the CPU column then counts the driver only.
 
 Before the runs, the same run measures the floor under the CPU column: bare
 ``litellm.acompletion`` calls, nothing of tautrait around them, carrying the domain's tool
@@ -75,7 +74,8 @@ class AnswerClock:
 def serve(domain_name: str, latency_s: float, ready: Any, requests: Any, replies: Any) -> None:
     """Child process: serve ``GoldScript`` answers for ``domain_name`` and, on a second
     server, one-line text answers (for the litellm floor), until terminated. Each item on
-    ``requests`` is answered on ``replies`` with the episode answers' times since the last."""
+    ``requests`` is answered on ``replies`` with the times of the episode answers made
+    since the previous item (the floor's answers are not timed)."""
     from tautrait_core.plugins import lookup
     from tautrait_core.testing.scripts import GoldScript
     from tautrait_core.testing.server import ScriptedModelServer
@@ -93,17 +93,17 @@ def serve(domain_name: str, latency_s: float, ready: Any, requests: Any, replies
             replies.put(clock.take())
 
 
-class EpisodeStarts:
-    """Progress receiver noting when each episode started (wall clock)."""
+class LastStart:
+    """Progress receiver noting when the latest-starting episode started (wall clock)."""
 
-    def __init__(self) -> None:
-        self.starts: list[float] = []
+    def __init__(self, begun: float) -> None:
+        self.time = begun
 
     def started(self, run: Any, total: int, already_done: int) -> None:
         pass
 
     def episode_finished(self, result: Any) -> None:
-        self.starts.append(time.time() - result.duration_s)
+        self.time = max(self.time, time.time() - result.duration_s)
 
 
 def steady_calls_per_s(answers: list[float], started: float, last_start: float) -> float | None:
@@ -164,7 +164,7 @@ def measure(
     database: Path,
 ) -> dict[str, Any]:
     """Run about ``episodes`` episodes at ``concurrency``; wall time, calls, CPU, and when
-    the run and each episode started (wall clock)."""
+    the run and its last episode started (wall clock)."""
     from tautrait_core.models import RunConfig
     from tautrait_core.plugins import lookup
     from tautrait_core.runner import execute
@@ -186,10 +186,10 @@ def measure(
         max_steps=60,
         executor=executor,
     )
-    starts = EpisodeStarts()
     begun = time.time()
+    last_start = LastStart(begun)
     cpu_started, started = time.process_time(), time.perf_counter()
-    report = execute(config, progress=starts)
+    report = execute(config, progress=last_start)
     wall = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
     results = report.results
@@ -207,7 +207,7 @@ def measure(
         "calls_per_episode": statistics.mean(calls),
         "cpu_s": cpu,
         "began": begun,
-        "last_start": max(starts.starts, default=begun),
+        "last_start": last_start.time,
     }
 
 
@@ -274,8 +274,6 @@ def main() -> None:
         )
         with tempfile.TemporaryDirectory() as folder:
             for level in levels:
-                requests.put("clear")
-                replies.get(timeout=60)
                 figures = measure(
                     args.domain,
                     episodes_url,
