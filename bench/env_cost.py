@@ -29,12 +29,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tautrait_core import reward as reward_module
-from tautrait_core.hashing import upstream_hash
-from tautrait_core.models import Task
+from tautrait_core.compat.hashing import upstream_hash
+from tautrait_core.domain import reward as reward_module
+from tautrait_core.domain.reward import compute_reward, replay_actions
+from tautrait_core.domain.state import StateTemplate
+from tautrait_core.domain.task import Task
 from tautrait_core.plugins import get_plugin_manager
-from tautrait_core.reward import compute_reward, replay_actions
-from tautrait_core.state import StateTemplate
 
 DEFAULT_PEERS = Path(__file__).resolve().parents[2] / "shared" / "peers" / "tau-trait"
 

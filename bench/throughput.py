@@ -120,10 +120,10 @@ def litellm_floor(
     domain_name: str, base_url: str, model: str, concurrency: int, calls: int
 ) -> float:
     """CPU milliseconds per bare ``litellm.acompletion`` call (tools and policy attached)."""
-    from tautrait_core.llm import _load_litellm
+    from tautrait_core.llm.provider import load_litellm
     from tautrait_core.plugins import lookup
 
-    litellm = _load_litellm()
+    litellm = load_litellm()
     domain = lookup("domain", domain_name)
     arguments = {
         "model": model,
@@ -165,9 +165,9 @@ def measure(
 ) -> dict[str, Any]:
     """Run about ``episodes`` episodes at ``concurrency``; wall time, calls, CPU, and when
     the run and its last episode started (wall clock)."""
-    from tautrait_core.models import RunConfig
+    from tautrait_core.config import RunConfig
     from tautrait_core.plugins import lookup
-    from tautrait_core.runner import execute
+    from tautrait_core.run.runner import execute
 
     domain = lookup("domain", domain_name)
     total_tasks = len(domain.task_sets[domain.default_task_set].tasks)
@@ -213,7 +213,7 @@ def measure(
 
 def start_ray(domain_name: str) -> None:
     """A local Ray instance whose workers load only the domain under test."""
-    from tautrait_core.executors import import_ray
+    from tautrait_core.run.executors import import_ray
 
     ray = import_ray()
     env = {"TAUTRAIT_LOAD_PLUGINS": domain_name, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}

@@ -1,7 +1,10 @@
 """tautrait: evaluate tool-using agents against simulated users with personality traits.
 
-The public API is importable from here; names load on first use so that importing the
-package (and starting the CLI) stays fast.
+This module is the public API: everything a plugin (a domain, an agent, a user simulator, a
+trait backend or a command) imports comes from here, and nothing else in the package is
+promised to stay where it is. Tests of plugins also use :mod:`tautrait_core.testing`.
+
+Names load on first use, so importing the package (and starting the CLI) stays fast.
 """
 
 from __future__ import annotations
@@ -12,48 +15,200 @@ from typing import TYPE_CHECKING, Any
 from tautrait_core.hookspecs import hookimpl, hookspec
 
 if TYPE_CHECKING:
-    from tautrait_core.domain import Domain, TaskSet, Tool, tool
-    from tautrait_core.models import (
-        Action,
-        EpisodeResult,
-        Message,
-        RunConfig,
-        Task,
-        TraitMix,
+    from tautrait_core.cli.root import json_option, library_call, open_store, results_db_option
+    from tautrait_core.compat.hashing import UpstreamBaseline, upstream_changes, upstream_hash
+    from tautrait_core.config import RunConfig
+    from tautrait_core.domain.checks import TaskCheck, check_task, check_task_set
+    from tautrait_core.domain.common_tools import calculate, think, transfer_to_human_agents
+    from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
+    from tautrait_core.domain.reward import RewardInfo, compute_reward, replay_actions
+    from tautrait_core.domain.state import EpisodeDB, StateTemplate
+    from tautrait_core.domain.task import RESPOND_ACTION, Action, Task
+    from tautrait_core.domain.task_sets import resolve_task_set, template_for
+    from tautrait_core.domain.tools import ERROR_PREFIX, Tool, tool
+    from tautrait_core.episode.agent import Agent
+    from tautrait_core.episode.context import EpisodeContext
+    from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+    from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
+    from tautrait_core.episode.trait_backend import Generation, TraitBackend
+    from tautrait_core.episode.user import UserSimulator
+    from tautrait_core.errors import (
+        ConfigError,
+        ContextWindowError,
+        PluginError,
+        ProviderError,
+        TaskSetError,
+        TautraitError,
+        TraitError,
+        UnknownNameError,
     )
-    from tautrait_core.runner import run
-    from tautrait_core.state import EpisodeDB
+    from tautrait_core.llm.client import Completion, ModelSpec, call_log, complete
+    from tautrait_core.llm.keys import apply_stored_keys, redact, set_key
+    from tautrait_core.llm.retries import retry_delay
+    from tautrait_core.llm.usage import ModelCall, Usage
+    from tautrait_core.plugins import get_plugin_manager, lookup
+    from tautrait_core.render.console import console, echo_json
+    from tautrait_core.run.prepared import PreparedRun, prepare
+    from tautrait_core.run.runner import RunReport, execute, run
+    from tautrait_core.trait_mix import INTENSITY_WORDS, TRAITS, TraitMix, canonical_trait
 
 _EXPORTS = {
-    "Domain": "tautrait_core.domain",
-    "TaskSet": "tautrait_core.domain",
-    "Tool": "tautrait_core.domain",
-    "tool": "tautrait_core.domain",
-    "Action": "tautrait_core.models",
-    "EpisodeResult": "tautrait_core.models",
-    "Message": "tautrait_core.models",
-    "RunConfig": "tautrait_core.models",
-    "Task": "tautrait_core.models",
-    "TraitMix": "tautrait_core.models",
-    "EpisodeDB": "tautrait_core.state",
-    "run": "tautrait_core.runner",
+    # building a domain
+    "Domain": "tautrait_core.domain.domain",
+    "TaskSet": "tautrait_core.domain.domain",
+    "UpstreamFormat": "tautrait_core.domain.domain",
+    "Task": "tautrait_core.domain.task",
+    "Action": "tautrait_core.domain.task",
+    "RESPOND_ACTION": "tautrait_core.domain.task",
+    "Tool": "tautrait_core.domain.tools",
+    "tool": "tautrait_core.domain.tools",
+    "ERROR_PREFIX": "tautrait_core.domain.tools",
+    "EpisodeDB": "tautrait_core.domain.state",
+    "StateTemplate": "tautrait_core.domain.state",
+    "calculate": "tautrait_core.domain.common_tools",
+    "think": "tautrait_core.domain.common_tools",
+    "transfer_to_human_agents": "tautrait_core.domain.common_tools",
+    "RewardInfo": "tautrait_core.domain.reward",
+    "compute_reward": "tautrait_core.domain.reward",
+    "replay_actions": "tautrait_core.domain.reward",
+    "TaskCheck": "tautrait_core.domain.checks",
+    "check_task": "tautrait_core.domain.checks",
+    "check_task_set": "tautrait_core.domain.checks",
+    "resolve_task_set": "tautrait_core.domain.task_sets",
+    "template_for": "tautrait_core.domain.task_sets",
+    # upstream compatibility
+    "UpstreamBaseline": "tautrait_core.compat.hashing",
+    "upstream_changes": "tautrait_core.compat.hashing",
+    "upstream_hash": "tautrait_core.compat.hashing",
+    # agents, user simulators and trait backends
+    "Agent": "tautrait_core.episode.agent",
+    "UserSimulator": "tautrait_core.episode.user",
+    "TraitBackend": "tautrait_core.episode.trait_backend",
+    "Generation": "tautrait_core.episode.trait_backend",
+    "EpisodeContext": "tautrait_core.episode.context",
+    "Message": "tautrait_core.episode.messages",
+    "ToolCall": "tautrait_core.episode.messages",
+    "STOP_TOKEN": "tautrait_core.episode.messages",
+    "TraitMix": "tautrait_core.trait_mix",
+    "TRAITS": "tautrait_core.trait_mix",
+    "INTENSITY_WORDS": "tautrait_core.trait_mix",
+    "canonical_trait": "tautrait_core.trait_mix",
+    # model calls
+    "ModelSpec": "tautrait_core.llm.client",
+    "Completion": "tautrait_core.llm.client",
+    "complete": "tautrait_core.llm.client",
+    "call_log": "tautrait_core.llm.client",
+    "retry_delay": "tautrait_core.llm.retries",
+    "Usage": "tautrait_core.llm.usage",
+    "ModelCall": "tautrait_core.llm.usage",
+    "apply_stored_keys": "tautrait_core.llm.keys",
+    "redact": "tautrait_core.llm.keys",
+    "set_key": "tautrait_core.llm.keys",
+    # runs and results
+    "RunConfig": "tautrait_core.config",
+    "PreparedRun": "tautrait_core.run.prepared",
+    "prepare": "tautrait_core.run.prepared",
+    "RunReport": "tautrait_core.run.runner",
+    "execute": "tautrait_core.run.runner",
+    "run": "tautrait_core.run.runner",
+    "EpisodeResult": "tautrait_core.episode.result",
+    "Outcome": "tautrait_core.episode.result",
+    "Termination": "tautrait_core.episode.result",
+    # plugins and errors
+    "get_plugin_manager": "tautrait_core.plugins",
+    "lookup": "tautrait_core.plugins",
+    "TautraitError": "tautrait_core.errors",
+    "ConfigError": "tautrait_core.errors",
+    "ContextWindowError": "tautrait_core.errors",
+    "PluginError": "tautrait_core.errors",
+    "ProviderError": "tautrait_core.errors",
+    "TaskSetError": "tautrait_core.errors",
+    "TraitError": "tautrait_core.errors",
+    "UnknownNameError": "tautrait_core.errors",
+    # command plugins
+    "library_call": "tautrait_core.cli.root",
+    "json_option": "tautrait_core.cli.root",
+    "results_db_option": "tautrait_core.cli.root",
+    "open_store": "tautrait_core.cli.root",
+    "console": "tautrait_core.render.console",
+    "echo_json": "tautrait_core.render.console",
 }
 
 __all__ = [
+    "ERROR_PREFIX",
+    "INTENSITY_WORDS",
+    "RESPOND_ACTION",
+    "STOP_TOKEN",
+    "TRAITS",
     "Action",
+    "Agent",
+    "Completion",
+    "ConfigError",
+    "ContextWindowError",
     "Domain",
+    "EpisodeContext",
     "EpisodeDB",
     "EpisodeResult",
+    "Generation",
     "Message",
+    "ModelCall",
+    "ModelSpec",
+    "Outcome",
+    "PluginError",
+    "PreparedRun",
+    "ProviderError",
+    "RewardInfo",
     "RunConfig",
+    "RunReport",
+    "StateTemplate",
     "Task",
+    "TaskCheck",
     "TaskSet",
+    "TaskSetError",
+    "TautraitError",
+    "Termination",
     "Tool",
+    "ToolCall",
+    "TraitBackend",
+    "TraitError",
     "TraitMix",
+    "UnknownNameError",
+    "UpstreamBaseline",
+    "UpstreamFormat",
+    "Usage",
+    "UserSimulator",
+    "apply_stored_keys",
+    "calculate",
+    "call_log",
+    "canonical_trait",
+    "check_task",
+    "check_task_set",
+    "complete",
+    "compute_reward",
+    "console",
+    "echo_json",
+    "execute",
+    "get_plugin_manager",
     "hookimpl",
     "hookspec",
+    "json_option",
+    "library_call",
+    "lookup",
+    "open_store",
+    "prepare",
+    "redact",
+    "replay_actions",
+    "resolve_task_set",
+    "results_db_option",
+    "retry_delay",
     "run",
+    "set_key",
+    "template_for",
+    "think",
     "tool",
+    "transfer_to_human_agents",
+    "upstream_changes",
+    "upstream_hash",
 ]
 
 
@@ -64,3 +219,7 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return __all__

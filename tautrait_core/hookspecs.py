@@ -19,10 +19,10 @@ import pluggy
 if TYPE_CHECKING:
     import click
 
-    from tautrait_core.agents import Agent
-    from tautrait_core.domain import Domain
-    from tautrait_core.traits import TraitBackend
-    from tautrait_core.users import UserSimulator
+    from tautrait_core.domain.domain import Domain
+    from tautrait_core.episode.agent import Agent
+    from tautrait_core.episode.trait_backend import TraitBackend
+    from tautrait_core.episode.user import UserSimulator
 
 PROJECT_NAME = "tautrait"
 
@@ -43,7 +43,7 @@ def register_agents(register: Callable[[type[Agent]], None]) -> None:
     """Register agent strategies.
 
     :param register: call ``register(AgentClass)``; the class has a ``name`` attribute and
-        is constructed once per episode (see :class:`tautrait_core.agents.Agent`).
+        is constructed once per episode (see :class:`tautrait_core.episode.agent.Agent`).
     """
 
 
@@ -52,7 +52,7 @@ def register_user_simulators(register: Callable[[type[UserSimulator]], None]) ->
     """Register user simulator strategies.
 
     :param register: call ``register(UserClass)``; the class has a ``name`` attribute and is
-        constructed once per episode (see :class:`tautrait_core.users.UserSimulator`).
+        constructed once per episode (see :class:`tautrait_core.episode.user.UserSimulator`).
     """
 
 
@@ -61,7 +61,7 @@ def register_trait_backends(register: Callable[[type[TraitBackend]], None]) -> N
     """Register trait backends: how a trait mix changes the simulated user's generation.
 
     :param register: call ``register(BackendClass)``; the class has a ``name`` attribute
-        (see :class:`tautrait_core.traits.TraitBackend`).
+        (see :class:`tautrait_core.episode.trait_backend.TraitBackend`).
     """
 
 

@@ -24,9 +24,9 @@ from tautrait_core import hookspecs
 from tautrait_core.errors import PluginError, UnknownNameError
 
 DEFAULT_PLUGINS = (
-    "tautrait_core.default_plugins.agents",
-    "tautrait_core.default_plugins.users",
-    "tautrait_core.default_plugins.traits",
+    "tautrait_core.builtin.agents",
+    "tautrait_core.builtin.users",
+    "tautrait_core.builtin.traits",
 )
 CORE_DISTRIBUTION = "tautrait-core"
 LOAD_PLUGINS_ENV = "TAUTRAIT_LOAD_PLUGINS"

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from tautrait_core.default_plugins.few_shot_agent import FewShotAgent, load_demonstrations
-from tautrait_core.default_plugins.text_action_agents import ActionParseError, parse_action
+from tautrait_core.builtin.agents.few_shot import FewShotAgent, load_demonstrations
+from tautrait_core.builtin.agents.text_action import ActionParseError, parse_action
+from tautrait_core.config import RunConfig
+from tautrait_core.episode.result import Outcome, Termination
 from tautrait_core.errors import ConfigError
-from tautrait_core.models import Outcome, RunConfig, Termination
-from tautrait_core.runner import RunReport, execute
+from tautrait_core.run.runner import RunReport, execute
 from tautrait_core.testing.scripts import StrategyScript
 from tautrait_core.testing.server import Failure, Reply, ScriptedModelServer, reply_tool_call
 

@@ -7,10 +7,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from tautrait_core.analysis.grouping import ComparisonError, group_runs
+from tautrait_core.analysis.summary import BootstrapSettings
+from tautrait_core.analysis.trait_drop import trait_drop_table
 from tautrait_core.cli import cli
-from tautrait_core.reports.grouping import ComparisonError, group_runs
-from tautrait_core.reports.summary import BootstrapSettings
-from tautrait_core.reports.trait_drop import trait_drop_table
 from tests.test_reports_fixtures import results_store, store_run
 
 BASE = {0: ["pass", "pass"], 1: ["pass", "pass"], 2: ["pass", "fail"], 3: ["fail", "fail"]}

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from tautrait_core import store as store_module
+from tautrait_core.config import RunConfig
 from tautrait_core.errors import StorageError
-from tautrait_core.models import RunConfig
-from tautrait_core.runner import execute
+from tautrait_core.run.runner import execute
+from tautrait_core.store import results
 from tautrait_core.testing.scripts import GoldScript
 from tests.distributions import run_tautrait, tautrait_command, tautrait_env, toy_site
 from tests.plugins.toy_library import TASKS
@@ -157,7 +157,7 @@ def test_full_disk_is_a_clear_error_and_corrupts_nothing(
     toy_plugin, tmp_path: Path, monkeypatch
 ) -> None:
     database = tmp_path / "results.db"
-    configure = store_module._configure_connection
+    configure = results._configure_connection
     limit = {"pages": 0}
 
     def capped(dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
@@ -165,9 +165,9 @@ def test_full_disk_is_a_clear_error_and_corrupts_nothing(
         if limit["pages"]:
             dbapi_connection.execute(f"PRAGMA max_page_count = {limit['pages']}")
 
-    monkeypatch.setattr(store_module, "_configure_connection", capped)
+    monkeypatch.setattr(results, "_configure_connection", capped)
     # the database file is as big as the disk allows once the run record is in
-    store = store_module.ResultStore(database)
+    store = results.ResultStore(database)
     pages = sqlite3.connect(database).execute("PRAGMA page_count").fetchone()[0]
     del store
     limit["pages"] = pages + 1

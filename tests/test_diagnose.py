@@ -7,8 +7,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from tautrait_core.analysis.diagnose import DiagnosisParseError, ParsedDiagnosis, parse_diagnosis
 from tautrait_core.cli import cli
-from tautrait_core.reports.diagnose import DiagnosisParseError, ParsedDiagnosis, parse_diagnosis
 from tautrait_core.testing.server import Failure, ScriptedModelServer
 from tests.test_reports_fixtures import results_store, store_run
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, Strict
 
-from tautrait_core.domain import parse_docstring, tool
+from tautrait_core.domain.tools import parse_docstring, tool
 
 
 @tool

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tautrait_core.hashing import UpstreamBaseline, upstream_changes, upstream_hash
+from tautrait_core.compat.hashing import UpstreamBaseline, upstream_changes, upstream_hash
 
 DATA = {
     "users": {"u1": {"name": "Ann", "balance": 9}, "u2": {"name": "Bo", "balance": 1.5}},

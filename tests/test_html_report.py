@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
-from tautrait_core.store import DiagnosisRecord
+from tautrait_core.store.tables import DiagnosisRecord
 from tests.test_reports_fixtures import SCRIPT, episode, results_store, store_run
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
+from tautrait_core.config import RunConfig
 from tautrait_core.errors import ConfigError
-from tautrait_core.models import RunConfig
-from tautrait_core.runner import prepare
+from tautrait_core.run.prepared import prepare
 from tautrait_core.testing.scripts import GoldScript
 from tautrait_core.testing.server import ScriptedModelServer, reply_text
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tautrait_core import llm
 from tautrait_core.errors import ContextWindowError, ProviderError
-from tautrait_core.llm import ModelSpec, call_log, complete
+from tautrait_core.llm import client
+from tautrait_core.llm.client import Completion, ModelSpec, call_log, complete
 from tautrait_core.testing.server import Failure, ScriptedModelServer, reply_tool_call
 
 HELLO = [{"role": "user", "content": "hello"}]
@@ -41,7 +41,7 @@ def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
         delays.append(seconds)
         await real_sleep(0)
 
-    monkeypatch.setattr(llm.asyncio, "sleep", record)
+    monkeypatch.setattr(client.asyncio, "sleep", record)
     return delays
 
 
@@ -55,7 +55,7 @@ def spec(server: ScriptedModelServer, **overrides: object) -> ModelSpec:
     return ModelSpec(**options)  # type: ignore[arg-type]
 
 
-def call(model_spec: ModelSpec, tools: list | None = None) -> llm.Completion:
+def call(model_spec: ModelSpec, tools: list | None = None) -> Completion:
     return asyncio.run(complete(model_spec, HELLO, tools))
 
 

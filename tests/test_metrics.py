@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from math import comb
 
-from tautrait_core.metrics import summarize
-from tautrait_core.models import EpisodeResult, Outcome, Termination, Usage
+from tautrait_core.analysis.metrics import summarize
+from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
+from tautrait_core.llm.usage import Usage
 
 
 def episode(

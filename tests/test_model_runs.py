@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from tautrait_core.models import Outcome, RunConfig, Termination
-from tautrait_core.runner import execute
+from tautrait_core.config import RunConfig
+from tautrait_core.episode.result import Outcome, Termination
+from tautrait_core.run.runner import execute
 from tautrait_core.testing.scripts import GoldScript
 from tautrait_core.testing.server import Failure, ScriptedModelServer
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tautrait_core.config import RunConfig
 from tautrait_core.errors import ConfigError, TraitError
-from tautrait_core.models import RunConfig, TraitMix
+from tautrait_core.trait_mix import TraitMix
 
 
 def test_trait_mix_accepts_numbers_words_and_aliases() -> None:

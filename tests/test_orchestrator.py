@@ -8,13 +8,15 @@ from typing import ClassVar
 
 import pytest
 
-from tautrait_core.agents import Agent
-from tautrait_core.episode_context import EpisodeContext
+from tautrait_core.config import RunConfig
+from tautrait_core.domain.state import StateTemplate
+from tautrait_core.episode.agent import Agent
+from tautrait_core.episode.context import EpisodeContext
+from tautrait_core.episode.loop import run_episode
+from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.episode.result import Outcome, Termination
+from tautrait_core.episode.user import UserSimulator
 from tautrait_core.errors import ContextWindowError, ProviderError
-from tautrait_core.models import STOP_TOKEN, Message, Outcome, RunConfig, Termination, ToolCall
-from tautrait_core.orchestrator import run_episode
-from tautrait_core.state import StateTemplate
-from tautrait_core.users import UserSimulator
 
 
 class ListAgent(Agent):

@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from tautrait_core.builtin.human import HumanAgent
 from tautrait_core.cli import cli
-from tautrait_core.default_plugins.human import HumanAgent
+from tautrait_core.config import RunConfig
 from tautrait_core.errors import ConfigError
-from tautrait_core.models import RunConfig
-from tautrait_core.play import play_config
+from tautrait_core.run.play import play_config
 from tautrait_core.testing.scripts import StrategyScript
 from tautrait_core.testing.server import Failure, ScriptedModelServer
 

@@ -77,7 +77,7 @@ def test_plugin_that_fails_to_import_is_reported_and_skipped(site: Path) -> None
     assert "ModuleNotFoundError" in result.stderr
     assert "pip uninstall tautrait-broken" in result.stderr
     names = [p["name"] for p in json.loads(result.stdout)]
-    assert "tautrait_broken" not in names and "tautrait_core.default_plugins.agents" in names
+    assert "tautrait_broken" not in names and "tautrait_core.builtin.agents" in names
 
 
 def test_duplicate_names_are_a_startup_error_naming_both_distributions(site: Path) -> None:

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from tautrait_core.config import RunConfig
+from tautrait_core.episode.result import EpisodeResult
 from tautrait_core.errors import ConfigError
-from tautrait_core.executors import EpisodeWorker, RayExecutor
-from tautrait_core.models import EpisodeResult, RunConfig
-from tautrait_core.runner import RunReport, execute, prepare
+from tautrait_core.run.executors import EpisodeWorker, RayExecutor
+from tautrait_core.run.prepared import prepare
+from tautrait_core.run.runner import RunReport, execute
 from tautrait_core.testing.scripts import GoldScript
 from tests.distributions import REPO, toy_site
 from tests.plugins.toy_library import TASKS
@@ -158,9 +160,9 @@ def test_resume_can_switch_to_ray(ray_instance, toy_plugin, tmp_path: Path) -> N
 
 
 def test_sweep_runs_every_point_through_ray(ray_instance, toy_plugin, tmp_path: Path) -> None:
-    from tautrait_core.store import ResultStore
-    from tautrait_core.sweep import build_sweep
-    from tautrait_core.sweep_run import run_sweep
+    from tautrait_core.run.sweep_file import build_sweep
+    from tautrait_core.run.sweeps import run_sweep
+    from tautrait_core.store.results import ResultStore
 
     base = {"domain": "toylib", "agent": "oracle", "num_trials": TRIALS, "concurrency": 4}
     sweep = build_sweep("ray-grid", base, {"seed": [1, 2]}, "test")

@@ -8,10 +8,11 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import text
 
-from tautrait_core import store as store_module
+from tautrait_core.analysis.metrics import pass_hat_k_intervals, percentile_interval
 from tautrait_core.cli import cli
-from tautrait_core.metrics import pass_hat_k_intervals, percentile_interval
-from tautrait_core.store import DiagnosisRecord, ResultStore
+from tautrait_core.store import migrations
+from tautrait_core.store.results import ResultStore
+from tautrait_core.store.tables import DiagnosisRecord
 from tests.test_reports_fixtures import episode, results_store, store_run
 
 
@@ -128,12 +129,12 @@ def test_show_does_not_read_model_text_as_markup(runner) -> None:
 
 def test_migrations_upgrade_an_older_database(tmp_path, monkeypatch) -> None:
     path = tmp_path / "old.db"
-    monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:2])
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:2])
     ResultStore(path)
     monkeypatch.undo()
     upgraded = ResultStore(path)
     with upgraded.session() as session:
         names = [row[0] for row in session.execute(text("SELECT name FROM _migrations"))]
-    assert names == [name for name, _ in store_module.MIGRATIONS]
+    assert names == [name for name, _ in migrations.MIGRATIONS]
     assert names[2:4] == ["m003_diagnoses", "m004_episode_date"]
     assert upgraded.diagnoses("nothing") == []

@@ -9,20 +9,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tautrait_core.analysis.recorded_episodes import RecordedEpisode, RecordedVerdict
+from tautrait_core.analysis.rescore import CauseKind, EpisodeRescore, rescore, rescore_episodes
 from tautrait_core.cli import cli
-from tautrait_core.domain import TaskSet
-from tautrait_core.models import (
-    STOP_TOKEN,
-    Action,
-    EpisodeResult,
-    Message,
-    Outcome,
-    RewardInfo,
-    Termination,
-    ToolCall,
-)
-from tautrait_core.rescore import CauseKind, EpisodeRescore, rescore, rescore_episodes
-from tautrait_core.rescore_sources import RecordedEpisode, RecordedVerdict
+from tautrait_core.domain.domain import TaskSet
+from tautrait_core.domain.reward import RewardInfo
+from tautrait_core.domain.task import Action
+from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
 
 TODAY = dt.date(2026, 1, 5)
 BORROW_DUNE_7 = '{"member_id": "ann_1", "book_id": "B1", "days": 7}'
@@ -187,13 +181,13 @@ def test_replays_run_on_the_date_each_episode_recorded(toy_plugin, monkeypatch) 
     ran = CliRunner().invoke(cli, ["run", "--domain", "toylib", "--agent", "oracle"])
     assert ran.exit_code == 0, ran.output
     from tautrait_core.paths import default_results_db
-    from tautrait_core.store import ResultStore
+    from tautrait_core.store.results import ResultStore
 
     store = ResultStore(default_results_db())
     stored = store.episodes(store.get_run("latest").id)
     assert {e.env_date for e in stored} == {dt.date.today()}
 
-    import tautrait_core.rescore as rescoring
+    import tautrait_core.analysis.rescore as rescoring
 
     dates: list[dt.date] = []
     replay = rescoring.replay_trajectory

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from tautrait_core.state import StateTemplate
+from tautrait_core.domain.state import StateTemplate
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tautrait_core.compat.task_files import parse_task_file
 from tautrait_core.errors import TaskSetError
-from tautrait_core.upstream.task_files import parse_task_file
 
 UPSTREAM_STYLE = """
 from tau_trait.types import Task, Action

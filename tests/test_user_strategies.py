@@ -7,20 +7,23 @@ from typing import Any
 
 import pytest
 
-from tautrait_core.default_plugins.human import HumanUser
-from tautrait_core.default_plugins.prompt_traits import describe_traits
-from tautrait_core.default_plugins.user_strategies import (
+from tautrait_core.builtin.human import HumanUser
+from tautrait_core.builtin.traits.prompt import describe_traits
+from tautrait_core.builtin.users.strategies import (
     REFLECTION_PROMPT,
     VERIFIER_PROMPT,
     UserFormatError,
     read_verdict,
     split_response,
 )
+from tautrait_core.config import RunConfig
+from tautrait_core.episode.messages import STOP_TOKEN
+from tautrait_core.episode.result import Outcome, Termination
 from tautrait_core.errors import ConfigError
-from tautrait_core.models import STOP_TOKEN, Outcome, RunConfig, Termination, TraitMix
-from tautrait_core.runner import RunReport, execute
+from tautrait_core.run.runner import RunReport, execute
 from tautrait_core.testing.scripts import StrategyScript
 from tautrait_core.testing.server import Failure, ScriptedModelServer
+from tautrait_core.trait_mix import TraitMix
 
 MODEL_USERS = ["react", "verify", "reflection"]
 TERMINATING = ["transfer_to_librarian"]

@@ -7,7 +7,7 @@ from collections import Counter
 import click
 
 from tautrait_core.cli.root import cli, json_option, library_call
-from tautrait_core.output import console, echo_json
+from tautrait_core.render.console import console, echo_json
 
 
 @cli.command()
@@ -18,9 +18,9 @@ def check(domain: str, task_set: str | None, as_json: bool) -> None:
     """Report defective tasks: gold actions that error, unknown tools or bad arguments,
     required outputs no tool output contains, unknown user ids, and write actions that
     change nothing. Exits with status 1 when any task has a problem."""
-    from tautrait_core.checks import check_task_set
+    from tautrait_core.domain.checks import check_task_set
+    from tautrait_core.domain.task_sets import resolve_task_set, template_for
     from tautrait_core.plugins import lookup
-    from tautrait_core.task_sets import resolve_task_set, template_for
 
     found = library_call(lookup, "domain", domain)
     selected = library_call(resolve_task_set, found, task_set)

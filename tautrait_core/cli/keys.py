@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from tautrait_core.cli.root import cli, json_option, library_call
-from tautrait_core.output import echo_json
+from tautrait_core.render.console import echo_json
 
 
 @cli.group()
@@ -18,7 +18,7 @@ def keys() -> None:
 @click.option("--value", default=None, help="The key (prompted, hidden, when omitted).")
 def keys_set(name: str, value: str | None) -> None:
     """Store the key for environment variable NAME, e.g. OPENAI_API_KEY."""
-    from tautrait_core.keys import keys_path, set_key
+    from tautrait_core.llm.keys import keys_path, set_key
 
     if value is None:
         value = click.prompt(f"{name}", hide_input=True)
@@ -32,7 +32,7 @@ def keys_list(as_json: bool) -> None:
     """Names of stored keys (values are never shown)."""
     import os
 
-    from tautrait_core.keys import load_keys
+    from tautrait_core.llm.keys import load_keys
 
     names = sorted(load_keys())
     rows = [{"name": n, "overridden_by_environment": n in os.environ} for n in names]
@@ -52,7 +52,7 @@ def keys_list(as_json: bool) -> None:
 @click.argument("name")
 def keys_remove(name: str) -> None:
     """Forget the stored key NAME."""
-    from tautrait_core.keys import remove_key
+    from tautrait_core.llm.keys import remove_key
 
     if not remove_key(name):
         raise click.ClickException(f"no stored key {name!r}")
@@ -62,6 +62,6 @@ def keys_remove(name: str) -> None:
 @keys.command("path")
 def keys_path_command() -> None:
     """Where keys are stored."""
-    from tautrait_core.keys import keys_path
+    from tautrait_core.llm.keys import keys_path
 
     click.echo(str(keys_path()))

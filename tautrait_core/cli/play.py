@@ -44,8 +44,8 @@ def play(task_id: int, **options: Any) -> None:
     (/tools lists them, /policy shows the policy).
     The reward breakdown is printed at the end; played episodes are not stored.
     """
-    from tautrait_core.play import play_config, play_episode
-    from tautrait_core.reports.transcript import reward_breakdown
+    from tautrait_core.render.transcript import reward_breakdown
+    from tautrait_core.run.play import play_config, play_episode
 
     settings = {key: value for key, value in options.items() if value is not None}
     config = library_call(play_config, **settings)

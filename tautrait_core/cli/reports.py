@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
-from tautrait_core.output import console, echo_json, format_cost
+from tautrait_core.render.console import console, echo_json, format_cost
 
 if TYPE_CHECKING:
-    from tautrait_core.reports.summary import BootstrapSettings, RunSummary
-    from tautrait_core.reports.trait_drop import TraitDropTable
+    from tautrait_core.analysis.summary import BootstrapSettings, RunSummary
+    from tautrait_core.analysis.trait_drop import TraitDropTable
 
 
 def bootstrap_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -43,7 +43,7 @@ def bootstrap_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _bootstrap(resamples: int, bootstrap_seed: int, confidence: float) -> BootstrapSettings:
-    from tautrait_core.reports.summary import BootstrapSettings
+    from tautrait_core.analysis.summary import BootstrapSettings
 
     return BootstrapSettings(resamples=resamples, seed=bootstrap_seed, confidence=confidence)
 
@@ -51,7 +51,7 @@ def _bootstrap(resamples: int, bootstrap_seed: int, confidence: float) -> Bootst
 def _summaries(
     results_db: Path | None, run_ids: tuple[str, ...], bootstrap: BootstrapSettings
 ) -> list[RunSummary]:
-    from tautrait_core.reports.summary import summarize_run
+    from tautrait_core.analysis.summary import summarize_run
 
     store = open_store(results_db)
     records = [library_call(store.get_run, run_id) for run_id in run_ids]
@@ -61,8 +61,8 @@ def _summaries(
 def _trait_drop(
     summaries: list[RunSummary], allow_mismatch: bool, bootstrap: BootstrapSettings
 ) -> TraitDropTable:
-    from tautrait_core.reports.grouping import group_runs
-    from tautrait_core.reports.trait_drop import trait_drop_table
+    from tautrait_core.analysis.grouping import group_runs
+    from tautrait_core.analysis.trait_drop import trait_drop_table
 
     groups = group_runs([s.record for s in summaries], allow_mismatch)
     return trait_drop_table(groups, {s.record.id: s.results for s in summaries}, bootstrap)
@@ -101,7 +101,7 @@ def report(
     bootstrap intervals over tasks (tasks resampled with replacement, their trials kept
     together). --json prints one object for one run, a list for several.
     """
-    from tautrait_core.reports.terminal import summary_view
+    from tautrait_core.render.terminal import summary_view
 
     bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
@@ -123,7 +123,7 @@ def _write_html(
     path: Path, summaries: list[RunSummary], allow_mismatch: bool, bootstrap: BootstrapSettings
 ) -> None:
     from tautrait_core.errors import TautraitError
-    from tautrait_core.reports.html import html_report
+    from tautrait_core.render.html import html_report
 
     table, note = None, None
     if len({summary.record.traits for summary in summaries}) > 1:
@@ -163,7 +163,7 @@ def compare(
     is a row. Runs whose settings differ from every base are refused unless
     --allow-mismatch. Intervals: percentile bootstrap over tasks, paired by task.
     """
-    from tautrait_core.reports.terminal import trait_drop_view
+    from tautrait_core.render.terminal import trait_drop_view
 
     if len(run_ids) < 2:
         raise click.UsageError("compare needs a no-trait base run and at least one run with traits")
@@ -194,7 +194,7 @@ def show(
     as_json: bool,
 ) -> None:
     """One episode as a readable transcript: messages, tool calls, reward breakdown."""
-    from tautrait_core.reports.terminal import episode_view
+    from tautrait_core.render.terminal import episode_view
 
     store = open_store(results_db)
     record = library_call(store.get_run, run_id)
@@ -263,9 +263,9 @@ def diagnose(
     """
     import asyncio
 
-    from tautrait_core.keys import require_keys
-    from tautrait_core.llm import ModelSpec
-    from tautrait_core.reports.diagnose import diagnose_run
+    from tautrait_core.analysis.diagnose import diagnose_run
+    from tautrait_core.llm.client import ModelSpec
+    from tautrait_core.llm.keys import require_keys
 
     store = open_store(results_db)
     record = library_call(store.get_run, run_id)
@@ -334,9 +334,9 @@ def import_results(
     The file holds the episodes but not the settings, so give them as options; they
     decide which runs compare with it.
     """
-    from tautrait_core.models import TraitMix
+    from tautrait_core.compat.result_import import ImportSettings, import_result_list
     from tautrait_core.plugins import get_plugin_manager
-    from tautrait_core.reports.imports import ImportSettings, import_result_list
+    from tautrait_core.trait_mix import TraitMix
 
     settings = ImportSettings(
         domain=domain,

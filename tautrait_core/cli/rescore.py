@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 import click
 
 from tautrait_core.cli.root import cli, json_option, library_call, results_db_option
-from tautrait_core.output import console, echo_json
+from tautrait_core.render.console import console, echo_json
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from tautrait_core.metrics import PassHatK
-    from tautrait_core.rescore import EpisodeRescore, RescoreReport
+    from tautrait_core.analysis.metrics import PassHatK
+    from tautrait_core.analysis.rescore import EpisodeRescore, RescoreReport
 
 
 @cli.command()
@@ -45,7 +45,7 @@ def rescore(
     and replies are replayed on a fresh database and its reward is recomputed; the output
     gives old and new reward per episode, why they differ, and pass^k before and after.
     """
-    from tautrait_core.rescore import rescore as rescore_source
+    from tautrait_core.analysis.rescore import rescore as rescore_source
 
     report = library_call(
         rescore_source, source, domain=domain, task_set=task_set, results_db=results_db

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
-from tautrait_core.output import console, echo_json, runs_table
+from tautrait_core.render.console import console, echo_json, runs_table
 
 
 @cli.command()
@@ -38,8 +38,8 @@ def plugins(as_json: bool) -> None:
 @json_option
 def tasks(domain: str, task_set: str | None, as_json: bool) -> None:
     """List a domain's task sets, or the tasks of one set."""
+    from tautrait_core.domain.task_sets import all_task_sets, resolve_task_set
     from tautrait_core.plugins import lookup
-    from tautrait_core.task_sets import all_task_sets, resolve_task_set
 
     found = library_call(lookup, "domain", domain)
     if task_set is None:
@@ -99,8 +99,8 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
 @results_db_option
 def export(run_id: str, export_format: str, output: Path | None, results_db: Path | None) -> None:
     """Export a run as upstream's result-list JSON (task_id, reward, info, traj, trial)."""
-    from tautrait_core.task_sets import tasks_of_run
-    from tautrait_core.upstream.results import result_list
+    from tautrait_core.compat.result_files import result_list
+    from tautrait_core.domain.task_sets import tasks_of_run
 
     store = open_store(results_db)
     record = library_call(store.get_run, run_id)
@@ -122,8 +122,8 @@ def import_command(source: str, path: Path) -> None:
     The task files are parsed, never executed. Afterwards run them with
     --task-set tau-trait:test (or :train, :dev).
     """
+    from tautrait_core.compat.tau_trait_import import import_tau_trait
     from tautrait_core.plugins import get_plugin_manager
-    from tautrait_core.upstream.importer import import_tau_trait
 
     manager = get_plugin_manager()
     domains = [manager.get("domain", name) for name in library_call(manager.names, "domain")]

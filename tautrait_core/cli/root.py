@@ -18,7 +18,7 @@ def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
     try:
         return function(*args, **kwargs)
     except TautraitError as exc:
-        from tautrait_core.keys import redact
+        from tautrait_core.llm.keys import redact
 
         raise click.ClickException(redact(str(exc))) from exc
     except ValidationError as exc:
@@ -32,7 +32,7 @@ def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
 def open_store(results_db: Path | None) -> Any:
     """The results database (``--results-db`` or the default one)."""
     from tautrait_core.paths import default_results_db
-    from tautrait_core.store import ResultStore
+    from tautrait_core.store.results import ResultStore
 
     return ResultStore(results_db or default_results_db())
 

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from tautrait_core.cli.root import cli, library_call
-from tautrait_core.output import console, echo_json, print_metrics
+from tautrait_core.render.console import console, echo_json, print_metrics
 
 executor_option = click.option(
     "--executor",
@@ -122,7 +122,8 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     are accepted, so an upstream command line ports by replacing `python run.py` with
     `tautrait run`.
     """
-    from tautrait_core.models import RunConfig, TraitMix
+    from tautrait_core.config import RunConfig
+    from tautrait_core.trait_mix import TraitMix
 
     if traits_file is not None and options["traits"]:
         raise click.UsageError("give either --traits or --traits-file, not both")
@@ -145,7 +146,7 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     typed = "human" in (config.agent, config.user)
     report = _execute_with_progress(config, quiet=as_json or typed)
     if config.export_path or config.log_dir:
-        from tautrait_core.upstream.results import write_result_list
+        from tautrait_core.compat.result_files import write_result_list
 
         path = write_result_list(report, config)
         if not as_json:
@@ -180,8 +181,8 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
 
 
 def _execute_with_progress(config: Any, quiet: bool) -> Any:
-    from tautrait_core.output import ProgressDisplay
-    from tautrait_core.runner import execute
+    from tautrait_core.render.progress import ProgressDisplay
+    from tautrait_core.run.runner import execute
 
     progress = ProgressDisplay(enabled=not quiet)
     try:

@@ -10,12 +10,13 @@ import click
 
 from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
 from tautrait_core.cli.run import executor_option, ray_address_option
-from tautrait_core.output import ProgressDisplay, console, echo_json
+from tautrait_core.render.console import console, echo_json
+from tautrait_core.render.progress import ProgressDisplay
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from tautrait_core.sweep_run import PointOutcome, PointPlan, SweepReport
+    from tautrait_core.run.sweeps import PointOutcome, PointPlan, SweepReport
 
 
 @cli.command()
@@ -59,8 +60,8 @@ def sweep(
     missing ones; a changed file under a stored name is refused (use --new, or rename it).
     --executor ray runs every run's episodes on a Ray cluster. See docs/sweeps.md.
     """
-    from tautrait_core.sweep import load_sweep_file
-    from tautrait_core.sweep_run import plan_sweep, renamed, run_sweep, stored_sweep
+    from tautrait_core.run.sweep_file import load_sweep_file
+    from tautrait_core.run.sweeps import plan_sweep, renamed, run_sweep, stored_sweep
 
     if (file is None) == (resume_name is None):
         raise click.UsageError("give a sweep FILE or --resume NAME (not both)")
@@ -77,7 +78,7 @@ def sweep(
         _print_plan(library_call(plan_sweep, spec, store), spec.name, as_json)
         return
     if executor == "ray":
-        from tautrait_core.executors import import_ray
+        from tautrait_core.run.prepared import import_ray
 
         library_call(import_ray)
     progress = SweepProgressDisplay(enabled=not as_json)

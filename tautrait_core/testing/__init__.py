@@ -1,0 +1,77 @@
+"""Helpers for testing tautrait plugins: the scripted model server, CLI entry points, the
+plugin manager reset, and the checks every domain plugin runs on itself.
+
+Plugin tests import from here (and from :mod:`tautrait_core`); the submodules may move.
+Names load on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tautrait_core.cli import cli, main
+    from tautrait_core.plugins import reset_plugin_manager
+    from tautrait_core.testing.plugin_checks import (
+        heavy_modules_imported_by,
+        oracle_average_reward,
+        package_files,
+        registered_domain,
+        wheel_contents,
+        write_upstream_checkout,
+    )
+    from tautrait_core.testing.server import (
+        Failure,
+        Reply,
+        ScriptedModelServer,
+        reply_text,
+        reply_tool_call,
+    )
+
+_EXPORTS = {
+    "cli": "tautrait_core.cli",
+    "main": "tautrait_core.cli",
+    "reset_plugin_manager": "tautrait_core.plugins",
+    "Failure": "tautrait_core.testing.server",
+    "Reply": "tautrait_core.testing.server",
+    "ScriptedModelServer": "tautrait_core.testing.server",
+    "reply_text": "tautrait_core.testing.server",
+    "reply_tool_call": "tautrait_core.testing.server",
+    "heavy_modules_imported_by": "tautrait_core.testing.plugin_checks",
+    "oracle_average_reward": "tautrait_core.testing.plugin_checks",
+    "package_files": "tautrait_core.testing.plugin_checks",
+    "registered_domain": "tautrait_core.testing.plugin_checks",
+    "wheel_contents": "tautrait_core.testing.plugin_checks",
+    "write_upstream_checkout": "tautrait_core.testing.plugin_checks",
+}
+
+__all__ = [
+    "Failure",
+    "Reply",
+    "ScriptedModelServer",
+    "cli",
+    "heavy_modules_imported_by",
+    "main",
+    "oracle_average_reward",
+    "package_files",
+    "registered_domain",
+    "reply_text",
+    "reply_tool_call",
+    "reset_plugin_manager",
+    "wheel_contents",
+    "write_upstream_checkout",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tautrait_core.testing' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.domain import Domain
-from tautrait_core.models import RunConfig
+from tautrait_core.config import RunConfig
+from tautrait_core.domain.domain import Domain
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 
 HEAVY_MODULES = ("sqlmodel", "sqlalchemy", "pydantic")
@@ -71,7 +71,7 @@ def package_files(plugin_root: Path, package: str, patterns: Iterable[str]) -> s
 
 def oracle_average_reward(domain: str, task_set: str | None = None) -> float:
     """Average reward of one oracle trial over every task of ``task_set`` (no model)."""
-    from tautrait_core.runner import execute
+    from tautrait_core.run.runner import execute
 
     reset_plugin_manager()
     try:

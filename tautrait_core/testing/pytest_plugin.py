@@ -30,7 +30,7 @@ class DomainEpisode:
     """A domain's fresh episode database with a task, outside any conversation."""
 
     def __init__(self, domain: Any, task_set: Any, task_id: int) -> None:
-        from tautrait_core.task_sets import template_for
+        from tautrait_core.domain.task_sets import template_for
 
         self.domain = domain
         self.task = task_set.tasks[task_id]
@@ -43,13 +43,13 @@ class DomainEpisode:
 
     def replay_gold(self) -> list[str]:
         """Run the task's gold actions; one observation per action."""
-        from tautrait_core.reward import replay_actions
+        from tautrait_core.domain.reward import replay_actions
 
         return replay_actions(self.domain, self.db, self.task.actions)
 
     def reward(self, replies: list[str] | None = None) -> float:
         """The reward of the database as it is now, with these agent replies."""
-        from tautrait_core.reward import compute_reward
+        from tautrait_core.domain.reward import compute_reward
 
         return compute_reward(self.domain, self.task, self.db, replies or []).reward
 
@@ -81,7 +81,7 @@ def scripted_model_server() -> Iterator[ScriptedModelServer]:
 @pytest.fixture
 def results_store(tmp_path: Path) -> Any:
     """A results database in a temporary file."""
-    from tautrait_core.store import ResultStore
+    from tautrait_core.store.results import ResultStore
 
     return ResultStore(tmp_path / "results.db")
 
@@ -89,9 +89,9 @@ def results_store(tmp_path: Path) -> Any:
 @pytest.fixture
 def domain_episode(tautrait_home: Path) -> Iterator[Callable[..., DomainEpisode]]:
     """Factory: ``domain_episode(domain, task_set=None, task_id=0)``; ``domain`` is a name of an
-    installed domain or a :class:`~tautrait_core.domain.Domain` object."""
+    installed domain or a :class:`~tautrait_core.domain.domain.Domain` object."""
+    from tautrait_core.domain.task_sets import resolve_task_set
     from tautrait_core.plugins import lookup
-    from tautrait_core.task_sets import resolve_task_set
 
     opened: list[DomainEpisode] = []
 

@@ -16,7 +16,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from tautrait_core.models import RESPOND_ACTION, STOP_TOKEN, Task
+from tautrait_core.domain.task import RESPOND_ACTION, Task
+from tautrait_core.episode.messages import STOP_TOKEN
 from tautrait_core.testing.server import Reply, reply_text, reply_tool_call
 
 
@@ -118,7 +119,7 @@ class StrategyScript(GoldScript):
         self.verdicts = deque(verdicts)
 
     def __call__(self, request: dict[str, Any]) -> Reply:
-        from tautrait_core.default_plugins import user_strategies
+        from tautrait_core.builtin.users import strategies as user_strategies
 
         messages = request.get("messages", [])
         system = _text(messages[0]) if messages else ""
@@ -141,10 +142,7 @@ class StrategyScript(GoldScript):
 
     def text_agent_turn(self, messages: list[dict[str, Any]], react: bool) -> Reply:
         """The next gold action written as text (after as many as already carried out)."""
-        from tautrait_core.default_plugins.text_action_agents import (
-            ActionParseError,
-            parse_action,
-        )
+        from tautrait_core.builtin.agents.text_action import ActionParseError, parse_action
 
         task = self._task_for_agent(messages)
         plan = [

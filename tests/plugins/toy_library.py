@@ -8,7 +8,7 @@ from typing import Any
 from sqlmodel import JSON, Column, Field, SQLModel
 
 from tautrait_core import Domain, EpisodeDB, Task, TaskSet, hookimpl, tool
-from tautrait_core.common_tools import calculate, think
+from tautrait_core.domain.common_tools import calculate, think
 
 
 class Member(SQLModel, table=True):

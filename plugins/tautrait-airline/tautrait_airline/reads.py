@@ -20,7 +20,7 @@ from typing import Any
 from sqlmodel import JSON
 
 from tautrait_airline.schema import JSONScalar, RecordList
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB
 
 
 def columns(model: Any) -> list[Any]:

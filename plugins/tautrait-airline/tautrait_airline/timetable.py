@@ -18,7 +18,7 @@ from tautrait_airline import flight_dates
 from tautrait_airline.reads import columns
 from tautrait_airline.records import FLIGHT_FIELDS
 from tautrait_airline.schema import Flight, FlightDate
-from tautrait_core.state import EpisodeDB, StateTemplate
+from tautrait_core import EpisodeDB, StateTemplate
 
 
 class Timetable:

@@ -31,7 +31,7 @@ COLLECTIONS = ("flights", "reservations", "users")
 
 
 class AirlineUpstream:
-    """The :class:`~tautrait_core.domain.UpstreamFormat` of the airline domain."""
+    """The :class:`~tautrait_core.domain.domain.UpstreamFormat` of the airline domain."""
 
     def read_data(self, folder: Path) -> dict[str, Any]:
         """Read ``folder/<collection>.json`` for the three collections."""

@@ -8,11 +8,15 @@ import pytest
 from tautrait_airline.domain import load_tasks
 from tautrait_airline.tools import WRITE_TOOLS
 
-from tautrait_core.checks import check_task
-from tautrait_core.domain import Domain
-from tautrait_core.models import Task
-from tautrait_core.reward import compute_reward, replay_actions
-from tautrait_core.state import EpisodeDB, StateTemplate
+from tautrait_core import (
+    Domain,
+    EpisodeDB,
+    StateTemplate,
+    Task,
+    check_task,
+    compute_reward,
+    replay_actions,
+)
 
 TASKS = load_tasks()
 

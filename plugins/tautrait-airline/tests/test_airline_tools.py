@@ -12,8 +12,7 @@ from tautrait_airline.schema import FlightDate, Reservation, User
 from tautrait_airline.tools import ALL_TOOLS
 from tautrait_airline.upstream import AirlineUpstream
 
-from tautrait_core.domain import Domain
-from tautrait_core.state import EpisodeDB, StateTemplate
+from tautrait_core import Domain, EpisodeDB, StateTemplate
 
 UPSTREAM_TOOL_ORDER = [
     "book_reservation",

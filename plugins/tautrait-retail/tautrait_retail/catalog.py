@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlmodel import SQLModel
 
-from tautrait_core.state import EpisodeDB, StateTemplate
+from tautrait_core import EpisodeDB, StateTemplate
 from tautrait_retail.schema import Product, Variant
 
 

@@ -36,7 +36,7 @@ COLLECTIONS = ("orders", "products", "users")
 
 
 class RetailUpstream:
-    """The :class:`~tautrait_core.domain.UpstreamFormat` of the retail domain."""
+    """The :class:`~tautrait_core.domain.domain.UpstreamFormat` of the retail domain."""
 
     def read_data(self, folder: Path) -> dict[str, Any]:
         """Read ``folder/orders.json``, ``products.json`` and ``users.json``."""

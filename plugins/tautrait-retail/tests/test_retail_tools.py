@@ -9,8 +9,7 @@ import pytest
 from tautrait_retail.schema import Order, User
 from tautrait_retail.tools import ALL_TOOLS
 
-from tautrait_core.domain import Domain
-from tautrait_core.state import EpisodeDB
+from tautrait_core import Domain, EpisodeDB
 
 UPSTREAM_TOOL_ORDER = [
     "calculate",

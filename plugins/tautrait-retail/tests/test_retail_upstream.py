@@ -18,11 +18,15 @@ import pytest
 from tautrait_retail.domain import DATA_DIR
 from tautrait_retail.upstream import COLLECTIONS, RetailUpstream
 
-from tautrait_core.domain import Domain
-from tautrait_core.hashing import UpstreamBaseline, upstream_changes, upstream_hash
-from tautrait_core.models import Action
-from tautrait_core.reward import replay_actions
-from tautrait_core.state import StateTemplate
+from tautrait_core import (
+    Action,
+    Domain,
+    StateTemplate,
+    UpstreamBaseline,
+    replay_actions,
+    upstream_changes,
+    upstream_hash,
+)
 
 PEERS = Path(__file__).resolve().parents[3].parent / "shared" / "peers" / "tau-trait"
 UPSTREAM_DATA = PEERS / "data" / "retail"

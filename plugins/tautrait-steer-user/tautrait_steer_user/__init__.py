@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tautrait_core.hookspecs import hookimpl
+from tautrait_core import hookimpl
 
 if TYPE_CHECKING:
     import click

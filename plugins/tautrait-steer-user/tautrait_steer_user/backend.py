@@ -14,11 +14,14 @@ import os
 from typing import Any
 from urllib.parse import urlsplit
 
-from tautrait_core.episode_context import EpisodeContext
-from tautrait_core.errors import ConfigError
-from tautrait_core.keys import apply_stored_keys
-from tautrait_core.models import RunConfig
-from tautrait_core.traits import Generation, TraitBackend
+from tautrait_core import (
+    ConfigError,
+    EpisodeContext,
+    Generation,
+    RunConfig,
+    TraitBackend,
+    apply_stored_keys,
+)
 from tautrait_steer_user.client import SteerClient
 from tautrait_steer_user.protocol import (
     API_KEY_ENV,

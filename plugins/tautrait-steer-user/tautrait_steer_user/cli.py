@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from tautrait_core.cli.root import library_call
+from tautrait_core import library_call
 
 LOCAL_EXTRA_HINT = (
     "the local steer commands need torch and transformers: pip install 'tautrait-steer-user[local]'"
@@ -120,7 +120,7 @@ def build(
     that of the same turns written neutrally, at each layer of the range.
     """
     require_local()
-    from tautrait_core.output import echo_json
+    from tautrait_core import echo_json
     from tautrait_steer_user.causal_lm import load_model, parse_layers
     from tautrait_steer_user.pairs import load_pairs
     from tautrait_steer_user.vectors import build_vectors
@@ -182,7 +182,7 @@ def serve(
 ) -> None:
     """Serve steered user turns over HTTP with the hosted steer service's protocol."""
     require_local()
-    from tautrait_core.keys import apply_stored_keys
+    from tautrait_core import apply_stored_keys
     from tautrait_steer_user.protocol import API_KEY_ENV
     from tautrait_steer_user.server import SteerServer
 
@@ -233,8 +233,7 @@ def probe(
 
     from rich.table import Table
 
-    from tautrait_core.models import canonical_trait
-    from tautrait_core.output import console, echo_json
+    from tautrait_core import canonical_trait, console, echo_json
     from tautrait_steer_user.probe import PROBE_CHAT
     from tautrait_steer_user.probe import probe as run_probe
 

@@ -17,9 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from tautrait_core.keys import redact
-from tautrait_core.llm import call_log, retry_delay
-from tautrait_core.models import ModelCall, Usage
+from tautrait_core import ModelCall, Usage, call_log, redact, retry_delay
 from tautrait_steer_user.errors import SteerServiceError
 from tautrait_steer_user.protocol import API_KEY_ENV, API_KEY_HEADER, SteerRequest
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tautrait_core.errors import ProviderError, TautraitError
+from tautrait_core import ProviderError, TautraitError
 
 
 class SteerServiceError(ProviderError):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.models import TraitMix
+from tautrait_core import TraitMix
 from tautrait_steer_user.causal_lm import encode_prompt, load_model, pad_token_id
 from tautrait_steer_user.protocol import SteerRequest
 from tautrait_steer_user.steering import (

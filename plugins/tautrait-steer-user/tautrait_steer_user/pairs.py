@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from tautrait_core.models import TRAITS
+from tautrait_core import TRAITS
 from tautrait_steer_user.errors import VectorSetError
 
 PAIRS_FILE = Path(__file__).parent / "data" / "contrastive_pairs.json"

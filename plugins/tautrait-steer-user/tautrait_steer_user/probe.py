@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tautrait_core.models import INTENSITY_WORDS, TraitMix
+from tautrait_core import INTENSITY_WORDS, TraitMix
 from tautrait_steer_user.generation import SteeredGenerator
 
 PROBE_CHAT = [

@@ -17,8 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tautrait_core.errors import TraitError
-from tautrait_core.models import TraitMix
+from tautrait_core import TraitError, TraitMix
 from tautrait_steer_user.errors import InvalidSteerRequest
 
 API_KEY_HEADER = "API-Key"

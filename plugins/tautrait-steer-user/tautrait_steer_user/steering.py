@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from tautrait_core.models import INTENSITY_WORDS, TraitMix
+from tautrait_core import INTENSITY_WORDS, TraitMix
 from tautrait_steer_user.causal_lm import decoder_layers, hidden_of, with_hidden
 from tautrait_steer_user.errors import InvalidSteerRequest
 from tautrait_steer_user.vectors import TraitVectors

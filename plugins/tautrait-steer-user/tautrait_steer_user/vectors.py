@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.models import TRAITS
+from tautrait_core import TRAITS
 from tautrait_steer_user.causal_lm import decoder_layers, encode_prompt, hidden_of, pad_token_id
 from tautrait_steer_user.errors import VectorSetError
 from tautrait_steer_user.pairs import ContrastiveSet

@@ -9,8 +9,8 @@ import pytest
 from sqlmodel import Field, SQLModel
 from tautrait_steer_user.fake_service import FakeSteerService
 
-from tautrait_core import Domain, EpisodeDB, Task, TaskSet, hookimpl, tool
-from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+from tautrait_core import Domain, EpisodeDB, Task, TaskSet, get_plugin_manager, hookimpl, tool
+from tautrait_core.testing import reset_plugin_manager
 
 
 @pytest.fixture(autouse=True)

@@ -10,12 +10,19 @@ from click.testing import CliRunner
 from tautrait_steer_user.backend import SteerTraitBackend
 from tautrait_steer_user.fake_service import FakeSteerService, ServiceFailure
 
-from tautrait_core.cli import cli, main
-from tautrait_core.errors import ConfigError
-from tautrait_core.keys import set_key
-from tautrait_core.models import STOP_TOKEN, Outcome, RunConfig, Termination
-from tautrait_core.plugins import get_plugin_manager, lookup
-from tautrait_core.runner import execute, prepare
+from tautrait_core import (
+    STOP_TOKEN,
+    ConfigError,
+    Outcome,
+    RunConfig,
+    Termination,
+    execute,
+    get_plugin_manager,
+    lookup,
+    prepare,
+    set_key,
+)
+from tautrait_core.testing import cli, main
 
 KEY = "sk-steer-secret-0123456789"
 

@@ -15,9 +15,7 @@ from tautrait_steer_user.errors import SteerServiceError
 from tautrait_steer_user.fake_service import FakeSteerService, ServiceFailure
 from tautrait_steer_user.protocol import SteerRequest
 
-from tautrait_core.errors import ProviderError
-from tautrait_core.llm import call_log
-from tautrait_core.models import ModelCall, TraitMix
+from tautrait_core import ModelCall, ProviderError, TraitMix, call_log
 
 KEY = "sk-steer-secret-0123456789"
 REQUEST = SteerRequest(

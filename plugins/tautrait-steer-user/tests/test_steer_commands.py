@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import require_local_extra
 from tautrait_steer_user.cli import require_local, steer
 
-from tautrait_core.models import TRAITS
+from tautrait_core import TRAITS
 
 
 def test_missing_local_extra_names_the_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,7 @@ import pytest
 from tautrait_steer_user.errors import InvalidSteerRequest
 from tautrait_steer_user.protocol import SteerRequest, parse_request, reduce_messages
 
-from tautrait_core.models import TraitMix
+from tautrait_core import TraitMix
 
 
 def test_body_sends_traits_as_words_and_upstream_defaults() -> None:

@@ -21,7 +21,7 @@ from tautrait_steer_user.generation import SteeredGenerator, SteerReply  # noqa:
 from tautrait_steer_user.protocol import SteerRequest  # noqa: E402
 from tautrait_steer_user.server import SteerServer  # noqa: E402
 
-from tautrait_core.models import TraitMix  # noqa: E402
+from tautrait_core import TraitMix  # noqa: E402
 
 CHAT = [
     {"role": "system", "content": "You are a customer writing to a customer-service agent."},

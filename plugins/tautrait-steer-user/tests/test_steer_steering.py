@@ -21,7 +21,7 @@ from tautrait_steer_user.steering import (  # noqa: E402
 )
 from tautrait_steer_user.vectors import TraitVectors, captured_layers  # noqa: E402
 
-from tautrait_core.models import TRAITS, TraitMix  # noqa: E402
+from tautrait_core import TRAITS, TraitMix  # noqa: E402
 
 CHAT = [
     {"role": "system", "content": "You are a customer writing to a customer-service agent."},

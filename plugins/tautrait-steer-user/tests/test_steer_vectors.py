@@ -16,7 +16,7 @@ from tautrait_steer_user.pairs import MIN_PAIRS, load_pairs  # noqa: E402
 from tautrait_steer_user.tiny_model import tiny_model  # noqa: E402
 from tautrait_steer_user.vectors import VECTORS_FILE, TraitVectors, build_vectors  # noqa: E402
 
-from tautrait_core.models import TRAITS  # noqa: E402
+from tautrait_core import TRAITS  # noqa: E402
 
 
 def test_shipped_examples_have_enough_distinct_pairs_per_trait() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlmodel import select
 
-from tautrait_core.state import EpisodeDB, StateTemplate
+from tautrait_core import EpisodeDB, StateTemplate
 from tautrait_telecom.schema import Device, Service
 
 

@@ -36,7 +36,7 @@ RECORD_IDS: dict[str, str] = {
 
 
 class TelecomUpstream:
-    """The :class:`~tautrait_core.domain.UpstreamFormat` of the telecom domain."""
+    """The :class:`~tautrait_core.domain.domain.UpstreamFormat` of the telecom domain."""
 
     def read_data(self, folder: Path) -> dict[str, Any]:
         """Read ``folder/<collection>.json`` for the five collections."""

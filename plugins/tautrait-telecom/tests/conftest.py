@@ -7,8 +7,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from tautrait_telecom.domain import build_domain, seed_rows
 
-from tautrait_core.domain import Domain
-from tautrait_core.state import EpisodeDB, StateTemplate
+from tautrait_core import Domain, EpisodeDB, StateTemplate
 
 
 @pytest.fixture(scope="session")

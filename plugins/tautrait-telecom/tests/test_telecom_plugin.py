@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tautrait_core.cli import cli
-from tautrait_core.plugins import reset_plugin_manager
-from tautrait_core.testing.plugin_checks import (
+from tautrait_core.testing import (
+    cli,
     heavy_modules_imported_by,
     oracle_average_reward,
     package_files,
     registered_domain,
+    reset_plugin_manager,
     wheel_contents,
     write_upstream_checkout,
 )

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from tautrait_core import hookimpl
 
 if TYPE_CHECKING:
-    from tautrait_core.domain import Domain
+    from tautrait_core import Domain
 
 
 @hookimpl

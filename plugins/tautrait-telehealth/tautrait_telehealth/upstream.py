@@ -66,7 +66,7 @@ OPTIONAL_COLLECTIONS: dict[str, Any] = {
 
 
 class TelehealthUpstream:
-    """The :class:`~tautrait_core.domain.UpstreamFormat` of the telehealth domain."""
+    """The :class:`~tautrait_core.domain.domain.UpstreamFormat` of the telehealth domain."""
 
     def read_data(self, folder: Path) -> dict[str, Any]:
         """Read ``folder/<collection>.json`` for the nine collections."""

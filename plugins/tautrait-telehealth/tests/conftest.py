@@ -8,8 +8,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from tautrait_telehealth.domain import build_domain, seed_rows
 
-from tautrait_core.domain import Domain
-from tautrait_core.state import EpisodeDB, StateTemplate
+from tautrait_core import Domain, EpisodeDB, StateTemplate
 
 EPISODE_DAY = dt.date(2026, 11, 22)
 """The date pinned for episodes on the built-in data, so date stamps are predictable."""

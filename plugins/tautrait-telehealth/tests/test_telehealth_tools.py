@@ -8,8 +8,7 @@ import pytest
 from tautrait_telehealth.schema import Appointment, MedicalRecord
 from tautrait_telehealth.tools import ALL_TOOLS
 
-from tautrait_core.domain import Domain
-from tautrait_core.state import EpisodeDB
+from tautrait_core import Domain, EpisodeDB
 
 UPSTREAM_TOOL_ORDER = [
     "find_patient_by_email",

@@ -18,11 +18,14 @@ import pytest
 from tautrait_telehealth.domain import DATA_DIR
 from tautrait_telehealth.upstream import COLLECTIONS, OPTIONAL_COLLECTIONS, TelehealthUpstream
 
-from tautrait_core.domain import Domain
-from tautrait_core.hashing import upstream_changes, upstream_hash
-from tautrait_core.models import Action
-from tautrait_core.reward import replay_actions
-from tautrait_core.state import StateTemplate
+from tautrait_core import (
+    Action,
+    Domain,
+    StateTemplate,
+    replay_actions,
+    upstream_changes,
+    upstream_hash,
+)
 
 PEERS = Path(__file__).resolve().parents[3].parent / "shared" / "peers" / "tau-trait"
 UPSTREAM_DATA = PEERS / "data" / "telehealth"

@@ -16,8 +16,7 @@ from tautrait_airline.tools.lookup import (
     list_all_airports,
 )
 from tautrait_airline.tools.search import search_direct_flight, search_onestop_flight
-from tautrait_core.common_tools import calculate, think, transfer_to_human_agents
-from tautrait_core.domain import Tool
+from tautrait_core import Tool, calculate, think, transfer_to_human_agents
 
 ALL_TOOLS: list[Tool] = [
     book_reservation,

@@ -18,8 +18,7 @@ from tautrait_airline.tools.arguments import (
     Passengers,
     Payments,
 )
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 
 NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
 """Ids of new reservations, tried in order; when all exist the last one is replaced."""

@@ -9,8 +9,7 @@ from tautrait_airline.schema import Reservation
 from tautrait_airline.tools.arguments import Cabin, Count, FlightChoices, Passengers
 from tautrait_airline.tools.booking import PRICE_PER_EXTRA_BAG, price_segment
 from tautrait_airline.tools.payments import change_payment, charge, owner
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 
 
 @tool

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from tautrait_airline.schema import User
 from tautrait_airline.tools.arguments import Amount
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 
 CERTIFICATE_IDS = ("certificate_3221322", "certificate_3221323", "certificate_3221324")
 """Ids of new certificates, tried in order."""

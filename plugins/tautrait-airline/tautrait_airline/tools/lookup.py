@@ -7,8 +7,7 @@ import json
 from tautrait_airline.reads import read_row
 from tautrait_airline.records import reservation_json, user_record
 from tautrait_airline.schema import Reservation, User
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 
 AIRPORTS = {
     "SFO": "San Francisco",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tautrait_airline.schema import Reservation, User
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB
 
 
 def owner(db: EpisodeDB, reservation: Reservation) -> User:

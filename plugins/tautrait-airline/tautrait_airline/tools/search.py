@@ -7,8 +7,7 @@ from typing import Any
 
 from tautrait_airline import flight_dates
 from tautrait_airline.timetable import Timetable, timetable_of
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 
 
 @tool

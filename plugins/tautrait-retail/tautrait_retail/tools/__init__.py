@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tautrait_core.common_tools import calculate, think, transfer_to_human_agents
-from tautrait_core.domain import Tool
+from tautrait_core import Tool, calculate, think, transfer_to_human_agents
 from tautrait_retail.tools.account import modify_user_address
 from tautrait_retail.tools.delivered import (
     exchange_delivered_order_items,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 from tautrait_retail.records import user_record
 from tautrait_retail.schema import User
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import expand_items
 from tautrait_retail.schema import Order

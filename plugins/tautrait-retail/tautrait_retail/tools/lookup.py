@@ -7,8 +7,7 @@ import json
 from sqlalchemy import text
 from sqlmodel import select
 
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import user_record
 from tautrait_retail.schema import Order, User

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB
 from tautrait_retail.catalog import Catalog, catalog_of
 from tautrait_retail.records import order_record
 from tautrait_retail.schema import Order, User

@@ -6,8 +6,7 @@ from typing import Any
 
 from pydantic_core import CoreSchema, core_schema
 
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import compact_items, expand_items
 from tautrait_retail.schema import Order

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tautrait_core.common_tools import calculate, think
-from tautrait_core.domain import Tool
+from tautrait_core import Tool, calculate, think
 from tautrait_telecom.tools.billing import (
     get_billing_details,
     get_senior_discount,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 from tautrait_telecom.catalog import catalog_of
 
 

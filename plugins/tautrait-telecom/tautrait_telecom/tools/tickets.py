@@ -6,8 +6,7 @@ import json
 
 from sqlmodel import select
 
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 from tautrait_telecom.schema import SupportTicket
 from tautrait_telecom.tools.customers import customer_exists
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tautrait_core.common_tools import calculate, think
-from tautrait_core.domain import Tool
+from tautrait_core import Tool, calculate, think
 from tautrait_telehealth.tools.appointments import (
     get_appointment_details,
     list_patient_appointments,

@@ -6,8 +6,7 @@ import datetime as dt
 
 from sqlmodel import select
 
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 from tautrait_telehealth.schema import Appointment, Patient, Provider
 from tautrait_telehealth.tools.display import provider_prefix, title_case
 

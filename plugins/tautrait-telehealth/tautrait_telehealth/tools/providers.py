@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 from tautrait_telehealth.schema import Provider
 from tautrait_telehealth.tools.display import provider_prefix, title_case
 

@@ -8,8 +8,7 @@ from typing import Any
 
 from sqlmodel import select
 
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 from tautrait_telehealth.schema import Appointment, MedicalRecord, Patient, Provider
 
 SOAP_SECTIONS = ("subjective", "objective", "assessment", "plan")

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tautrait_core.domain import tool
-from tautrait_core.state import EpisodeDB
+from tautrait_core import EpisodeDB, tool
 
 
 @tool

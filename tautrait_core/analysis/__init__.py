@@ -1,0 +1,1 @@
+"""What runs mean: pass^k and intervals, trait drop, rescoring, diagnoses, summaries."""

@@ -1,0 +1,1 @@
+"""The built-in agents, users and prompt traits, registered like any plugin."""

@@ -1,0 +1,1 @@
+"""Everything upstream: hashing, task and result files, imports and exports."""

@@ -1,0 +1,191 @@
+"""Upstream result-list JSON (tau-bench / tau-trait ``EnvRunResult`` records).
+
+Each record is ``{task_id, reward, info, traj, trial}``, where ``info`` holds the task, the
+source of the last step, the user cost and the reward info in upstream's shape, so existing
+analysis scripts keep working on tautrait runs.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tautrait_core.config import RunConfig
+from tautrait_core.domain.task import RESPOND_ACTION, Task
+from tautrait_core.episode.messages import Message, ToolCall
+from tautrait_core.episode.result import EpisodeResult
+
+if TYPE_CHECKING:
+    from tautrait_core.run.runner import RunReport
+
+
+def last_source(result: EpisodeResult) -> str | None:
+    """Upstream's ``info.source``: ``"user"`` or the name of the last tool called."""
+    for message in reversed(result.messages):
+        if message.role == "user":
+            return "user"
+        if message.role == "tool":
+            return message.name
+    return None
+
+
+def result_record(result: EpisodeResult, task: Task | None) -> dict[str, Any]:
+    """One episode as an upstream result record."""
+    reward_info = None
+    if result.reward_info is not None:
+        info = result.reward_info
+        if task is not None and task.outputs:
+            detail: dict[str, Any] = {
+                "r_outputs": float(bool(info.r_outputs)),
+                "outputs": info.outputs,
+            }
+        else:
+            detail = {"r_actions": float(info.r_actions), "gt_data_hash": info.gt_data_hash}
+        reward_info = {
+            "reward": info.reward,
+            "info": detail,
+            "actions": [
+                a.model_dump() for a in (task.actions if task else []) if a.name != RESPOND_ACTION
+            ],
+        }
+    user_cost = result.user_usage.cost
+    info_block: dict[str, Any] = {
+        "task": task.model_dump() if task is not None else None,
+        "source": last_source(result),
+        "user_cost": user_cost,
+        "reward_info": reward_info,
+    }
+    if result.error:
+        info_block["error"] = result.error
+    return {
+        "task_id": result.task_id,
+        "reward": result.reward,
+        "info": info_block,
+        "traj": result.traj,
+        "trial": result.trial,
+    }
+
+
+def result_list(results: list[EpisodeResult], tasks: list[Task] | None) -> list[dict[str, Any]]:
+    """Episodes as an upstream result list, in (trial, task) order."""
+    ordered = sorted(results, key=lambda r: (r.trial, r.task_id))
+    return [
+        result_record(r, tasks[r.task_id] if tasks and r.task_id < len(tasks) else None)
+        for r in ordered
+    ]
+
+
+def default_file_name(config: RunConfig) -> str:
+    """Upstream's checkpoint file name pattern."""
+    model = (config.agent_model or config.agent).split("/")[-1]
+    stamp = dt.datetime.now().strftime("%m%d%H%M%S")
+    return (
+        f"{config.agent}-{model}-{config.temperature}_range_{config.start}-{config.end}"
+        f"_user-{config.user_model}-{config.user}_{stamp}.json"
+    )
+
+
+def write_result_list(report: RunReport, config: RunConfig) -> Path:
+    """Write a run's results where upstream would (``result_fp`` or ``log_dir``)."""
+    from tautrait_core.domain.task_sets import tasks_of_run
+
+    if config.export_path:
+        path = Path(config.export_path)
+    else:
+        path = Path(config.log_dir or ".") / default_file_name(config)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tasks = tasks_of_run(report.run.domain, report.run.task_set)
+    path.write_text(json.dumps(result_list(report.results, tasks), indent=2))
+    return path
+
+
+class UpstreamEpisode:
+    """One record of an upstream result list, read back into tautrait's types.
+
+    Attributes:
+        result: The episode (messages from ``traj``; outcome from ``reward``; an episode
+            whose ``info`` holds an ``error`` and no reward info is an ``error``).
+        task: The task embedded in ``info.task`` (``None`` if the record has none).
+        reward_info: ``info.reward_info`` exactly as the file has it (``None`` if absent).
+    """
+
+    def __init__(
+        self, result: EpisodeResult, task: Task | None, reward_info: dict[str, Any] | None
+    ) -> None:
+        self.result = result
+        self.task = task
+        self.reward_info = reward_info
+
+
+def _message(raw: dict[str, Any]) -> Message:
+    calls = [
+        ToolCall(
+            id=call.get("id") or f"call_{index}",
+            name=(call.get("function") or {}).get("name", ""),
+            arguments=(call.get("function") or {}).get("arguments") or "{}",
+        )
+        for index, call in enumerate(raw.get("tool_calls") or [])
+    ]
+    content = raw.get("content")
+    if isinstance(content, list):  # content parts
+        content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return Message(
+        role=raw.get("role", "assistant"),
+        content=content,
+        tool_calls=calls or None,
+        tool_call_id=raw.get("tool_call_id"),
+        name=raw.get("name"),
+    )
+
+
+def read_result_list(path: Path) -> list[UpstreamEpisode]:
+    """Read an upstream result-list JSON file (tau-bench / tau-trait ``EnvRunResult`` list).
+
+    Raises:
+        TaskSetError: the file is not such a list.
+    """
+    from tautrait_core.episode.result import Outcome, Termination
+    from tautrait_core.errors import TaskSetError
+
+    try:
+        records = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise TaskSetError(f"{path}: not a readable JSON file ({exc})") from exc
+    if not isinstance(records, list):
+        raise TaskSetError(
+            f"{path}: expected a JSON list of results (task_id, reward, info, traj, trial)"
+        )
+    episodes = []
+    for position, record in enumerate(records):
+        if not isinstance(record, dict) or "task_id" not in record or "reward" not in record:
+            raise TaskSetError(f"{path}: record {position} lacks task_id/reward")
+        info = record.get("info") or {}
+        task = Task.model_validate(info["task"]) if isinstance(info.get("task"), dict) else None
+        reward = float(record.get("reward") or 0.0)
+        errored = bool(info.get("error")) and not info.get("reward_info")
+        outcome = Outcome.ERROR if errored else Outcome.PASS if reward == 1.0 else Outcome.FAIL
+        messages = [_message(m) for m in record.get("traj") or [] if isinstance(m, dict)]
+        if info.get("reward_info") is None:
+            termination = Termination.MAX_STEPS
+        elif messages and messages[-1].role == "tool":
+            termination = Termination.TERMINATING_TOOL
+        else:
+            termination = Termination.USER_STOP
+        result = EpisodeResult(
+            task_id=int(record["task_id"]),
+            trial=int(record.get("trial") or 0),
+            outcome=outcome,
+            reward=reward,
+            termination=termination,
+            messages=messages,
+            error=str(info["error"]) if info.get("error") else None,
+        )
+        raw_reward_info = info.get("reward_info")
+        episodes.append(
+            UpstreamEpisode(
+                result, task, raw_reward_info if isinstance(raw_reward_info, dict) else None
+            )
+        )
+    return episodes

@@ -1,0 +1,121 @@
+"""``tautrait import tau-trait PATH``: bring an upstream checkout's task sets and data in.
+
+The upstream task files are parsed without executing them (see :mod:`.task_files`); each
+domain's ``data/*.json`` files are copied, checked by loading them through the domain's
+upstream codec, and stored under the data directory, where they show up as task sets
+``tau-trait:<split>``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tautrait_core.compat.task_files import parse_task_file
+from tautrait_core.domain.domain import Domain
+from tautrait_core.domain.task_sets import UPSTREAM_SOURCE
+from tautrait_core.errors import TaskSetError, UpstreamImportError
+from tautrait_core.paths import imports_dir
+
+SPLITS = ("test", "train", "dev")
+
+
+@dataclass
+class DomainImport:
+    """What was imported for one domain."""
+
+    domain: str
+    folder: Path
+    splits: dict[str, int] = field(default_factory=dict)
+    data_files: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def find_envs_dir(checkout: Path) -> Path:
+    """The folder holding one sub-folder per upstream domain (``tau_trait/envs``)."""
+    for candidate in (checkout / "tau_trait" / "envs", checkout / "envs", checkout):
+        if candidate.is_dir() and any(
+            (candidate / d / "data").is_dir() for d in _subdirs(candidate)
+        ):
+            return candidate
+    raise UpstreamImportError(
+        f"{checkout} does not look like a tau-trait checkout: expected tau_trait/envs/<domain>/"
+        "data/ folders. Clone https://github.com/collinear-ai/tau-trait and pass its root folder."
+    )
+
+
+def _subdirs(folder: Path) -> list[str]:
+    return [p.name for p in folder.iterdir() if p.is_dir()]
+
+
+def import_domain(source: Path, domain: Domain, destination: Path) -> DomainImport:
+    """Import one domain's task files and data from ``source`` into ``destination``."""
+    codec = domain.upstream
+    assert codec is not None
+    report = DomainImport(domain=domain.name, folder=destination)
+    staging = Path(tempfile.mkdtemp(prefix=f".{domain.name}-", dir=destination.parent))
+    try:
+        data_source = source / "data"
+        (staging / "data").mkdir()
+        for path in sorted(data_source.glob("*.json")):
+            shutil.copyfile(path, staging / "data" / path.name)
+            report.data_files.append(path.name)
+        try:
+            rows = list(codec.to_rows(codec.read_data(staging / "data")))
+        except Exception as exc:
+            raise UpstreamImportError(
+                f"{data_source}: the {domain.name} data could not be loaded: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+        if not rows:
+            raise UpstreamImportError(f"{data_source}: no {domain.name} data found")
+        for split in SPLITS:
+            task_file = source / f"tasks_{split}.py"
+            if not task_file.is_file():
+                continue
+            try:
+                tasks = parse_task_file(task_file)
+            except TaskSetError as exc:
+                report.problems.append(str(exc))
+                continue
+            (staging / f"tasks_{split}.json").write_text(
+                json.dumps([task.model_dump() for task in tasks], indent=1)
+            )
+            report.splits[split] = len(tasks)
+        if not report.splits:
+            raise UpstreamImportError(
+                f"{source}: no readable tasks_test/train/dev.py files for {domain.name}"
+                + (": " + "; ".join(report.problems) if report.problems else "")
+            )
+        if destination.exists():
+            shutil.rmtree(destination)
+        staging.rename(destination)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+    return report
+
+
+def import_tau_trait(checkout: Path, domains: list[Domain]) -> list[DomainImport]:
+    """Import every installed domain that the checkout has (and that can read upstream data)."""
+    envs = find_envs_dir(checkout.expanduser().resolve())
+    target = imports_dir(UPSTREAM_SOURCE)
+    target.mkdir(parents=True, exist_ok=True)
+    reports = []
+    for domain in sorted(domains, key=lambda d: d.name):
+        source = envs / domain.name
+        if domain.upstream is None or not (source / "data").is_dir():
+            continue
+        reports.append(import_domain(source, domain, target / domain.name))
+    if not reports:
+        available = ", ".join(sorted(_subdirs(envs)))
+        installed = ", ".join(sorted(d.name for d in domains)) or "none"
+        raise UpstreamImportError(
+            f"nothing to import: the checkout has domains [{available}], installed domains with "
+            f"upstream support are [{installed}]. Install a domain plugin first, "
+            "e.g. pip install tautrait-telehealth"
+        )
+    return reports

@@ -1,0 +1,1 @@
+"""Domains: tools, task sets, the episode database, the reward and task checks."""

@@ -1,0 +1,108 @@
+"""``tautrait check``: find defects in a task set without running any model.
+
+Each task's gold actions are replayed on a fresh copy of its database and the task is
+reported for: unknown tools, invalid arguments, gold actions whose observation is an
+error, required outputs that no tool output contains, a ``user_id`` that does not exist,
+and gold actions that call a write tool yet change nothing.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, ValidationError
+
+from tautrait_core.domain.domain import Domain, TaskSet
+from tautrait_core.domain.reward import outputs_found
+from tautrait_core.domain.state import StateTemplate
+from tautrait_core.domain.task import RESPOND_ACTION, Task
+from tautrait_core.domain.tools import describe_validation_error
+
+PROBLEM_KINDS = (
+    "unknown_tool",
+    "invalid_arguments",
+    "action_error",
+    "output_unreachable",
+    "unknown_user",
+    "no_state_change",
+)
+
+
+class TaskProblem(BaseModel):
+    """One defect of a task."""
+
+    kind: str
+    detail: str
+    action_index: int | None = None
+
+
+class TaskCheck(BaseModel):
+    """The defects found in one task (none: the task is sound)."""
+
+    task_id: int
+    user_id: str
+    problems: list[TaskProblem] = Field(default_factory=list)
+
+
+def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task) -> TaskCheck:
+    """Replay ``task``'s gold actions and report what is wrong with it."""
+    report = TaskCheck(task_id=task_id, user_id=task.user_id)
+    problems = report.problems
+    observations: list[str] = []
+    with template.new_episode() as db:
+        if domain.user_table is not None and db.get(domain.user_table, task.user_id) is None:
+            problems.append(
+                TaskProblem(kind="unknown_user", detail=f"user {task.user_id!r} does not exist")
+            )
+        for index, action in enumerate(task.actions):
+            if action.name == RESPOND_ACTION:
+                continue
+            tool = domain.tools_by_name.get(action.name)
+            if tool is None:
+                problems.append(
+                    TaskProblem(
+                        kind="unknown_tool", detail=f"no tool {action.name!r}", action_index=index
+                    )
+                )
+                continue
+            try:
+                tool.arguments_model.model_validate(action.kwargs)
+            except ValidationError as exc:
+                problems.append(
+                    TaskProblem(
+                        kind="invalid_arguments",
+                        detail=describe_validation_error(action.name, exc),
+                        action_index=index,
+                    )
+                )
+                continue
+            if action.name in domain.terminating_tools:
+                continue
+            observation = domain.run_tool(db, action.name, dict(action.kwargs))
+            observations.append(observation)
+            if domain.is_error(observation):
+                first_line = observation.splitlines()[0][:200] if observation else ""
+                problems.append(
+                    TaskProblem(
+                        kind="action_error",
+                        detail=f"{action.name}: {first_line}",
+                        action_index=index,
+                    )
+                )
+        writes = [a.name for a in task.actions if a.name in domain.write_tools]
+        if writes and not db.changes():
+            problems.append(
+                TaskProblem(
+                    kind="no_state_change",
+                    detail=f"calls {', '.join(sorted(set(writes)))} but the database is unchanged",
+                )
+            )
+    for output, found in outputs_found(task.outputs, observations).items():
+        if not found:
+            problems.append(
+                TaskProblem(kind="output_unreachable", detail=f"no tool output contains {output!r}")
+            )
+    return report
+
+
+def check_task_set(domain: Domain, task_set: TaskSet, template: StateTemplate) -> list[TaskCheck]:
+    """Check every task of a task set."""
+    return [check_task(domain, template, index, task) for index, task in enumerate(task_set.tasks)]

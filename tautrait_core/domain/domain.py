@@ -1,0 +1,148 @@
+"""Domains and their tools.
+
+A domain bundles a policy (the agent's system prompt), tools, a database schema (SQLModel
+tables) with its seed rows, and task sets. Tools are plain functions decorated with
+:func:`tool`; the decorator derives the JSON schema sent to the model from the type hints
+and the docstring, and :meth:`Tool.invoke` validates arguments before the function runs.
+Every failure (unknown tool, bad arguments, an exception inside the tool) comes back as an
+``Error: ...`` observation for the agent; nothing a model sends can crash an episode.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from tautrait_core.domain.task import Task
+
+if TYPE_CHECKING:
+    from sqlmodel import SQLModel
+
+    from tautrait_core.domain.state import EpisodeDB
+from tautrait_core.domain.tools import ERROR_PREFIX, Tool
+
+
+class TaskLoader(Protocol):
+    def __call__(self) -> list[Task]: ...
+
+
+@dataclass
+class TaskSet:
+    """A named list of tasks and the database they run against.
+
+    ``load_rows`` returns the seed rows of the database the tasks were written for; when it
+    is ``None`` the domain's own seed data is used. ``data_id`` names that database, so two
+    task sets on the same data share one template.
+    """
+
+    name: str
+    load_tasks: TaskLoader
+    description: str = ""
+    load_rows: Callable[[], Iterable[SQLModel]] | None = None
+    data_id: str | None = None
+
+    @cached_property
+    def tasks(self) -> list[Task]:
+        """The tasks, loaded on first use."""
+        return list(self.load_tasks())
+
+
+@dataclass
+class Domain:
+    """Everything a domain plugin provides.
+
+    Args:
+        name: The domain's name on the command line (``--domain NAME``).
+        policy: The policy text, given to the agent as its system prompt.
+        tables: The SQLModel table classes of the domain's database.
+        seed_data: Returns the rows (table instances) of the built-in database.
+        tools: The tools, in the order they are shown to the model.
+        task_sets: The built-in task sets, by name (``default_task_set`` is used when a run
+            names none).
+        terminating_tools: Tools that end the episode when called (and are skipped when the
+            gold actions are replayed).
+        upstream: How to read and write the upstream tau-trait data shape (optional; needed
+            for ``tautrait import tau-trait`` and the upstream hash).
+        user_table: The table whose primary key is a task's ``user_id`` (for
+            ``tautrait check``).
+        write_tools: Tools that change the database (for ``tautrait check``; in-place JSON
+            edits are written after these tools run, or after every tool when empty).
+        error_markers: Regular expressions that mark an observation as an error, besides a
+            leading ``Error`` (for domains whose tools answer "... not found." plainly).
+    """
+
+    name: str
+    policy: str
+    tables: Sequence[type[SQLModel]]
+    seed_data: Callable[[], Iterable[SQLModel]]
+    tools: Sequence[Tool]
+    task_sets: dict[str, TaskSet] = field(default_factory=dict)
+    terminating_tools: Sequence[str] = ()
+    default_task_set: str = "test"
+    description: str = ""
+    upstream: UpstreamFormat | None = None
+    user_table: type[SQLModel] | None = None
+    write_tools: Sequence[str] = ()
+    error_markers: Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        names = [t.name for t in self.tools]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"domain {self.name!r} defines tools twice: {', '.join(duplicates)}")
+
+    def is_error(self, observation: str) -> bool:
+        """Whether an observation reports a failed tool call."""
+        if observation.startswith(("Error", "Unknown action")):
+            return True
+        return any(re.search(marker, observation) for marker in self.error_markers)
+
+    @cached_property
+    def tools_by_name(self) -> dict[str, Tool]:
+        return {t.name: t for t in self.tools}
+
+    @cached_property
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        """The schemas of all tools, as sent to the model."""
+        return [t.schema for t in self.tools]
+
+    def run_tool(self, db: EpisodeDB, name: str, arguments: dict[str, Any]) -> str:
+        """Run tool ``name``; unknown tools give an error observation, never an exception."""
+        found = self.tools_by_name.get(name)
+        if found is None:
+            return f"{ERROR_PREFIX}unknown tool {name!r}. Available tools: " + ", ".join(
+                self.tools_by_name
+            )
+        observation = found.invoke(db, arguments)
+        if name in self.write_tools or not self.write_tools:
+            # write what the tool changed, in-place JSON edits included, so later queries
+            # see it (a read-only tool's accidental edit is still found before hashing)
+            try:
+                db.flush()
+            except Exception as exc:
+                return ERROR_PREFIX + (str(exc) or type(exc).__name__)
+        return observation
+
+
+class UpstreamFormat(Protocol):
+    """Conversion between a domain's tables and the upstream tau-trait data shape.
+
+    The upstream shape is the dict of collections that upstream's ``load_data`` returns
+    (e.g. ``{"patients": {...}, "appointments": {...}}``).
+    """
+
+    def read_data(self, folder: Path) -> dict[str, Any]:
+        """Read the upstream JSON files of ``folder`` (upstream's ``data/`` directory)."""
+        ...
+
+    def to_rows(self, data: dict[str, Any]) -> Iterable[SQLModel]:
+        """Rows for the domain's tables from upstream data."""
+        ...
+
+    def export(self, db: EpisodeDB) -> dict[str, Any]:
+        """The episode database in the upstream shape (key order as upstream writes it)."""
+        ...

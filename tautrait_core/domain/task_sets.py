@@ -1,0 +1,80 @@
+"""Finding a domain's task sets: its built-in ones plus those imported from upstream.
+
+``tautrait import tau-trait PATH`` stores upstream tasks and data under the data directory;
+they appear here as ``tau-trait:<split>`` task sets that run on the upstream database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from tautrait_core.domain.domain import Domain, TaskSet
+from tautrait_core.domain.state import StateTemplate, get_template
+from tautrait_core.domain.task import Task
+from tautrait_core.errors import UnknownNameError
+from tautrait_core.paths import imports_dir
+
+UPSTREAM_SOURCE = "tau-trait"
+
+
+def imported_task_sets(domain: Domain) -> dict[str, TaskSet]:
+    """Task sets imported from upstream for ``domain`` (empty if none were imported)."""
+    codec = domain.upstream
+    folder = imports_dir(UPSTREAM_SOURCE) / domain.name
+    if codec is None or not folder.is_dir():
+        return {}
+    data_folder = folder / "data"
+    task_sets: dict[str, TaskSet] = {}
+    for path in sorted(folder.glob("tasks_*.json")):
+        split = path.stem.removeprefix("tasks_")
+        name = f"{UPSTREAM_SOURCE}:{split}"
+        task_sets[name] = TaskSet(
+            name=name,
+            load_tasks=_task_loader(path),
+            description=f"upstream tau-trait {split} split (imported from {folder})",
+            load_rows=lambda: codec.to_rows(codec.read_data(data_folder)),
+            data_id=f"{UPSTREAM_SOURCE}@{data_folder}",
+        )
+    return task_sets
+
+
+def _task_loader(path: Path) -> Callable[[], list[Task]]:
+    def load() -> list[Task]:
+        return Task.list_from_file(path)
+
+    return load
+
+
+def all_task_sets(domain: Domain) -> dict[str, TaskSet]:
+    """Built-in and imported task sets of ``domain``, by name."""
+    return {**domain.task_sets, **imported_task_sets(domain)}
+
+
+def resolve_task_set(domain: Domain, name: str | None) -> TaskSet:
+    """The task set called ``name`` (the domain's default when ``None``)."""
+    name = name or domain.default_task_set
+    task_sets = all_task_sets(domain)
+    if name in task_sets:
+        return task_sets[name]
+    hint = ""
+    if name.startswith(f"{UPSTREAM_SOURCE}:") and domain.upstream is not None:
+        hint = (
+            f"Upstream task sets appear after importing a checkout: "
+            f"tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT"
+        )
+    raise UnknownNameError(f"task set of domain {domain.name!r}", name, list(task_sets), hint)
+
+
+def template_for(domain: Domain, task_set: TaskSet) -> StateTemplate:
+    """The database template a task set runs on (built once per process)."""
+    loader = task_set.load_rows or domain.seed_data
+    return get_template(domain.name, task_set.data_id or "builtin", domain.tables, loader)
+
+
+def tasks_of_run(domain_name: str, task_set: str) -> list[Task]:
+    """The current tasks of a stored run's domain and task set (no model or key checks)."""
+    from tautrait_core.plugins import lookup
+
+    domain = lookup("domain", domain_name, "Install the domain plugin the run used")
+    return resolve_task_set(domain, task_set).tasks

@@ -1,0 +1,47 @@
+"""The agent interface: what an agent strategy implements.
+
+An agent class is registered with the ``register_agents`` hook and constructed once per
+episode. The orchestrator calls :meth:`Agent.next_message` with the conversation so far
+(OpenAI form: system policy, user turns, the agent's own messages and tool results) and
+executes the first tool call of the returned message, or sends its text to the user.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from tautrait_core.config import RunConfig
+from tautrait_core.episode.context import EpisodeContext
+from tautrait_core.episode.messages import Message
+from tautrait_core.llm.usage import Usage
+
+
+class Agent(ABC):
+    """Base class of agent strategies.
+
+    Attributes:
+        name: The strategy's name on the command line (``--agent NAME``).
+        description: One line for ``tautrait plugins``.
+        needs_model: Whether ``--agent-model`` is required.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str] = ""
+    needs_model: ClassVar[bool] = True
+
+    def __init__(self, context: EpisodeContext) -> None:
+        self.context = context
+        self.usage = Usage()
+
+    @classmethod
+    def check_config(cls, config: RunConfig) -> None:
+        """Raise :class:`~tautrait_core.errors.ConfigError` if the run cannot work with this
+        strategy (called before anything runs, e.g. a missing file). The default accepts
+        everything."""
+        return None
+
+    @abstractmethod
+    async def next_message(self, conversation: list[Message]) -> Message:
+        """The agent's next message: text for the user, or one or more tool calls
+        (only the first is executed, as the policies require one call at a time)."""

@@ -1,0 +1,59 @@
+"""Pydantic models shared by the core and plugins.
+
+Field names follow the upstream tau-bench / tau-trait types where they exist (``Task``,
+``Action``, the result record), so upstream task files, result files and scripts port over.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+)
+
+STOP_TOKEN = "###STOP###"
+"""A user message containing this token ends the episode."""
+
+
+class ToolCall(BaseModel):
+    """A tool call as a model sent it; ``arguments`` is the raw JSON text."""
+
+    id: str
+    name: str
+    arguments: str = "{}"
+
+    def parsed_arguments(self) -> dict[str, Any]:
+        """The arguments as a dict; raises ``ValueError`` if they are not a JSON object."""
+        value = json.loads(self.arguments or "{}")
+        if not isinstance(value, dict):
+            raise ValueError("tool arguments must be a JSON object")
+        return value
+
+
+class Message(BaseModel):
+    """One message of the agent-side conversation, in OpenAI chat form."""
+
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str | None = None
+    tool_calls: list[ToolCall] | None = None
+    tool_call_id: str | None = None
+    name: str | None = None
+
+    def to_openai(self) -> dict[str, Any]:
+        """The message as an OpenAI / litellm chat message dict."""
+        message: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            message["tool_calls"] = [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": call.arguments},
+                }
+                for call in self.tool_calls
+            ]
+        if self.role == "tool":
+            message["tool_call_id"] = self.tool_call_id
+            message["name"] = self.name
+        return message

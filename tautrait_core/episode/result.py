@@ -1,0 +1,93 @@
+"""Pydantic models shared by the core and plugins.
+
+Field names follow the upstream tau-bench / tau-trait types where they exist (``Task``,
+``Action``, the result record), so upstream task files, result files and scripts port over.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    Field,
+)
+
+from tautrait_core.domain.reward import RewardInfo
+from tautrait_core.episode.messages import Message
+from tautrait_core.llm.usage import ModelCall, Usage
+
+
+class Outcome(StrEnum):
+    """How an episode ended, as counted by the metrics."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    """Infrastructure failure: excluded from pass^k and re-run on resume."""
+
+
+class Termination(StrEnum):
+    """Why the conversation stopped."""
+
+    USER_STOP = "user_stop"
+    TERMINATING_TOOL = "terminating_tool"
+    MAX_STEPS = "max_steps"
+    AGENT_ERROR = "agent_error"
+    USER_ERROR = "user_error"
+    CONTEXT_WINDOW = "context_window"
+    PROVIDER_ERROR = "provider_error"
+
+
+FINISHED_TERMINATIONS = frozenset({Termination.USER_STOP, Termination.TERMINATING_TOOL})
+"""Endings that count as a finished conversation; any other ending scores 0."""
+
+
+class EpisodeResult(BaseModel):
+    """One finished episode (a task at one trial)."""
+
+    task_id: int
+    trial: int
+    outcome: Outcome
+    reward: float
+    termination: Termination
+    reward_info: RewardInfo | None = None
+    messages: list[Message] = Field(default_factory=list)
+    error: str | None = None
+    agent_usage: Usage = Field(default_factory=Usage)
+    user_usage: Usage = Field(default_factory=Usage)
+    calls: list[ModelCall] = Field(default_factory=list)
+    steps: int = 0
+    duration_s: float = 0.0
+    env_date: dt.date | None = None
+    """The date the domain's tools took as today (``None``: not recorded)."""
+
+    @classmethod
+    def not_run(cls, task_id: int, trial: int, error: str) -> EpisodeResult:
+        """An episode that could not run for infrastructure reasons (an ``error``: left out
+        of pass^k and run again on resume)."""
+        return cls(
+            task_id=task_id,
+            trial=trial,
+            outcome=Outcome.ERROR,
+            reward=0.0,
+            termination=Termination.AGENT_ERROR,
+            error=error,
+        )
+
+    @property
+    def traj(self) -> list[dict[str, Any]]:
+        """The conversation in OpenAI message form (upstream ``traj``)."""
+        return [message.to_openai() for message in self.messages]
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """A summary comparable to upstream's ``info`` dict."""
+        return {
+            "outcome": self.outcome.value,
+            "termination": self.termination.value,
+            "reward_info": self.reward_info.model_dump() if self.reward_info else None,
+            "error": self.error,
+        }

@@ -1,0 +1,66 @@
+"""A response cache for model calls, in SQLite, keyed by the full request.
+
+With ``--cache`` a request identical to an earlier one (same model, messages, tools,
+temperature, and the same episode: task and trial) is answered from the cache, so a run can
+be re-run reproducibly and without cost. The episode is part of the key so that trials of a
+task stay independent samples. API keys are never part of what is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+SCHEMA = "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, response TEXT NOT NULL)"
+EXCLUDED_ARGUMENTS = ("api_key", "timeout", "num_retries", "max_retries")
+
+
+def request_key(arguments: dict[str, Any], scope: str) -> str:
+    """sha256 of the canonical JSON of a request (secrets and transport settings left out)."""
+    material = {k: v for k, v in arguments.items() if k not in EXCLUDED_ARGUMENTS}
+    text = json.dumps({"scope": scope, "request": material}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class ResponseCache:
+    """Stored model responses (as OpenAI-style JSON), one row per request key."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._connection = sqlite3.connect(path, check_same_thread=False, timeout=30)
+        self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute(SCHEMA)
+        self._connection.commit()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT response FROM responses WHERE key = ?", (key,)
+            ).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def put(self, key: str, response: dict[str, Any]) -> None:
+        from tautrait_core.llm.keys import redact
+
+        with self._lock:
+            self._connection.execute(
+                "INSERT OR REPLACE INTO responses (key, response) VALUES (?, ?)",
+                (key, redact(json.dumps(response))),
+            )
+            self._connection.commit()
+
+
+_caches: dict[Path, ResponseCache] = {}
+
+
+def open_cache(path: Path) -> ResponseCache:
+    """The process-wide cache object for ``path``."""
+    if path not in _caches:
+        _caches[path] = ResponseCache(path)
+    return _caches[path]

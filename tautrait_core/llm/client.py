@@ -1,0 +1,198 @@
+"""Model calls through litellm: the only module that imports litellm, and only when used.
+
+:func:`complete` sends one chat completion and returns the assistant message with its
+token usage and cost. Rate limits, timeouts, connection errors and 5xx answers are retried
+with exponential backoff and jitter (a provider's ``Retry-After`` is honoured); when the
+retries are spent it raises :class:`ProviderError`, which the runner records as an
+infrastructure error. A context-window overflow is never retried: it raises
+:class:`ContextWindowError` at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tautrait_core.episode.messages import Message, ToolCall
+from tautrait_core.errors import ContextWindowError, ProviderError
+from tautrait_core.llm.provider import load_litellm
+from tautrait_core.llm.retries import _is_retryable, _retry_after, retry_delay
+from tautrait_core.llm.usage import ModelCall, Usage
+
+LOCAL_KEY = "sk-local-no-key"
+"""Sent to OpenAI-compatible local servers (vLLM, Ollama, llama.cpp) that need no key."""
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """Which model to call and how.
+
+    Attributes:
+        model: litellm model name (``gpt-4o``, ``anthropic/claude-...``, ``openai/local``).
+        provider: litellm provider (``custom_llm_provider``), when not part of ``model``.
+        api_base: Base URL of an OpenAI-compatible server (local models, tests).
+        temperature: Sampling temperature (``None``: the provider's default).
+        max_retries: Retries after the first attempt for retryable failures.
+        retry_base_s: First backoff delay; doubles on each retry (plus jitter).
+        timeout_s: Per-request timeout.
+        role: Who calls (``agent``, ``user``, ...), recorded with each call.
+        cache_path: Response cache to read and fill (``None``: no cache).
+        cache_scope: What else identifies a request for the cache (the episode).
+    """
+
+    model: str
+    provider: str | None = None
+    api_base: str | None = None
+    temperature: float | None = 0.0
+    max_retries: int = 4
+    retry_base_s: float = 1.0
+    timeout_s: float = 120.0
+    role: str = "other"
+    cache_path: Path | None = None
+    cache_scope: str = ""
+
+
+call_log: contextvars.ContextVar[list[ModelCall] | None] = contextvars.ContextVar(
+    "tautrait_call_log", default=None
+)
+"""Calls made in the current episode; the orchestrator sets a fresh list per episode."""
+
+
+@dataclass
+class Completion:
+    """An assistant message with its usage."""
+
+    message: Message
+    usage: Usage
+    finish_reason: str | None = None
+
+
+def _request_arguments(spec: ModelSpec) -> dict[str, Any]:
+    arguments: dict[str, Any] = {
+        "model": spec.model,
+        "timeout": spec.timeout_s,
+        "num_retries": 0,
+        "max_retries": 0,
+    }
+    if spec.temperature is not None:
+        arguments["temperature"] = spec.temperature
+    provider = spec.provider
+    if spec.api_base:
+        arguments["api_base"] = spec.api_base
+        if provider is None and "/" not in spec.model:
+            provider = "openai"
+        if (
+            provider in (None, "openai") or spec.model.startswith("openai/")
+        ) and not os.environ.get("OPENAI_API_KEY"):
+            arguments["api_key"] = LOCAL_KEY
+    if provider:
+        arguments["custom_llm_provider"] = provider
+    return arguments
+
+
+async def complete(
+    spec: ModelSpec, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
+) -> Completion:
+    """One chat completion, retried on transient failures, recorded in :data:`call_log`.
+
+    Raises:
+        ContextWindowError: the messages do not fit the model (not retried).
+        ProviderError: the provider kept failing, or refused the request.
+    """
+    litellm = load_litellm()
+    arguments = _request_arguments(spec)
+    arguments["messages"] = messages
+    if tools:
+        arguments["tools"] = tools
+    started = time.monotonic()
+    cache, key = _cache_for(spec, arguments)
+    stored = cache.get(key) if cache is not None else None
+    if stored is not None:
+        response = litellm.ModelResponse(**stored)
+        completion = _completion(litellm, response, cached=True)
+        _record(spec, completion, attempts=0, started=started, cached=True)
+        return completion
+    attempt = 0
+    while True:
+        try:
+            response = await litellm.acompletion(**arguments)
+            break
+        except Exception as error:
+            name = type(error).__name__
+            if name == "ContextWindowExceededError":
+                raise ContextWindowError(f"{spec.model}: {error}") from error
+            if not _is_retryable(error):
+                raise ProviderError(f"{spec.model}: {name}: {error}") from error
+            if attempt >= spec.max_retries:
+                raise ProviderError(
+                    f"{spec.model}: {name} after {attempt + 1} attempts: {error}"
+                ) from error
+            await asyncio.sleep(retry_delay(attempt, spec.retry_base_s, _retry_after(error)))
+            attempt += 1
+    completion = _completion(litellm, response)
+    if cache is not None:
+        cache.put(key, response.model_dump())
+    _record(spec, completion, attempts=attempt + 1, started=started, cached=False)
+    return completion
+
+
+def _cache_for(spec: ModelSpec, arguments: dict[str, Any]) -> tuple[Any, str]:
+    if spec.cache_path is None:
+        return None, ""
+    from tautrait_core.llm.cache import open_cache, request_key
+
+    return open_cache(spec.cache_path), request_key(arguments, spec.cache_scope)
+
+
+def _record(
+    spec: ModelSpec, completion: Completion, attempts: int, started: float, cached: bool
+) -> None:
+    log = call_log.get()
+    if log is None:
+        return
+    log.append(
+        ModelCall(
+            role=spec.role,
+            model=spec.model,
+            prompt_tokens=completion.usage.prompt_tokens,
+            completion_tokens=completion.usage.completion_tokens,
+            cost=completion.usage.cost,
+            attempts=attempts,
+            duration_s=round(time.monotonic() - started, 4),
+            cached=cached,
+            finish_reason=completion.finish_reason,
+        )
+    )
+
+
+def _completion(litellm: Any, response: Any, cached: bool = False) -> Completion:
+    choice = response.choices[0]
+    raw = choice.message
+    tool_calls = [
+        ToolCall(
+            id=call.id or f"call_{index}",
+            name=call.function.name or "",
+            arguments=call.function.arguments or "",
+        )
+        for index, call in enumerate(getattr(raw, "tool_calls", None) or [])
+    ]
+    message = Message(role="assistant", content=raw.content, tool_calls=tool_calls or None)
+    usage_info = getattr(response, "usage", None)
+    if cached:
+        cost: float | None = 0.0
+    else:  # litellm prices every response it returns; None when the model has no known price
+        hidden = getattr(response, "_hidden_params", None) or {}
+        priced = hidden.get("response_cost")
+        cost = float(priced) if priced is not None else None
+    usage = Usage(
+        calls=1,
+        prompt_tokens=getattr(usage_info, "prompt_tokens", 0) or 0,
+        completion_tokens=getattr(usage_info, "completion_tokens", 0) or 0,
+        cost=cost,
+    )
+    return Completion(message=message, usage=usage, finish_reason=choice.finish_reason)

@@ -1,0 +1,114 @@
+"""API keys: from the provider's environment variables or tautrait's own keys file.
+
+``tautrait keys set NAME`` stores a key in ``keys.json`` in the data directory (file mode
+0600). Stored keys fill the environment variable of the same name when it is not set.
+Before a run starts, every model it will call is checked for its key, and a missing key is
+an error naming both ways to provide it. Key values are redacted from anything tautrait
+stores or prints (:func:`redact`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from tautrait_core.errors import ConfigError
+from tautrait_core.paths import data_dir
+
+SECRET_NAME = re.compile(r"(API_KEY|_KEY|_TOKEN|_SECRET)$")
+REDACTED = "[redacted]"
+MIN_SECRET_LENGTH = 8
+
+
+def keys_path() -> Path:
+    """The keys file."""
+    return data_dir() / "keys.json"
+
+
+def load_keys() -> dict[str, str]:
+    """Stored keys by environment-variable name."""
+    path = keys_path()
+    if not path.exists():
+        return {}
+    return dict(json.loads(path.read_text()))
+
+
+def _write_keys(keys: dict[str, str]) -> None:
+    path = keys_path()
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        json.dump(keys, handle, indent=2)
+    os.chmod(path, 0o600)
+
+
+def set_key(name: str, value: str) -> None:
+    """Store ``value`` under the environment-variable name ``name``."""
+    if not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+        raise ConfigError(
+            f"invalid key name {name!r}: use the provider's variable, e.g. OPENAI_API_KEY"
+        )
+    if not value.strip():
+        raise ConfigError("the key is empty")
+    keys = load_keys()
+    keys[name] = value.strip()
+    _write_keys(keys)
+
+
+def remove_key(name: str) -> bool:
+    """Forget a stored key; ``False`` if there was none."""
+    keys = load_keys()
+    if name not in keys:
+        return False
+    del keys[name]
+    _write_keys(keys)
+    return True
+
+
+def apply_stored_keys() -> None:
+    """Export stored keys to the environment (variables already set win)."""
+    for name, value in load_keys().items():
+        os.environ.setdefault(name, value)
+
+
+def known_secrets() -> list[str]:
+    """Values that must never be stored or printed: stored keys and secret-looking variables."""
+    values = set(load_keys().values())
+    values.update(v for k, v in os.environ.items() if SECRET_NAME.search(k))
+    return sorted((v for v in values if len(v) >= MIN_SECRET_LENGTH), key=len, reverse=True)
+
+
+def redact(text: str, secrets: list[str] | None = None) -> str:
+    """``text`` with every known secret replaced by ``[redacted]``."""
+    for secret in known_secrets() if secrets is None else secrets:
+        text = text.replace(secret, REDACTED)
+    return text
+
+
+def missing_keys(model: str, provider: str | None, api_base: str | None) -> list[str]:
+    """Environment variables the model needs that are not set (one of them suffices)."""
+    if api_base:  # a local OpenAI-compatible server needs no provider key
+        return []
+    from tautrait_core.llm.provider import load_litellm
+
+    litellm = load_litellm()
+    name = f"{provider}/{model}" if provider and not model.startswith(f"{provider}/") else model
+    try:
+        status = litellm.validate_environment(model=name)
+    except Exception:  # unknown provider: let the call itself report it
+        return []
+    return [key for key in status.get("missing_keys", []) if not key.endswith("_API_BASE")]
+
+
+def require_keys(model: str, provider: str | None, api_base: str | None, side: str) -> None:
+    """Fail before a run starts when ``model`` has no key, naming both ways to fix it."""
+    apply_stored_keys()
+    missing = missing_keys(model, provider, api_base)
+    if missing:
+        variable = missing[0]
+        alternatives = f" (or {', '.join(missing[1:])})" if len(missing) > 1 else ""
+        raise ConfigError(
+            f"the {side} model {model!r} needs the environment variable {variable}{alternatives}. "
+            f"Set it with: export {variable}=...  or store it with: tautrait keys set {variable}"
+        )

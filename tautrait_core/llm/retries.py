@@ -1,0 +1,55 @@
+"""Model calls through litellm: the only module that imports litellm, and only when used.
+
+:func:`complete` sends one chat completion and returns the assistant message with its
+token usage and cost. Rate limits, timeouts, connection errors and 5xx answers are retried
+with exponential backoff and jitter (a provider's ``Retry-After`` is honoured); when the
+retries are spent it raises :class:`ProviderError`, which the runner records as an
+infrastructure error. A context-window overflow is never retried: it raises
+:class:`ContextWindowError` at once.
+"""
+
+from __future__ import annotations
+
+import random
+
+RETRYABLE = (
+    "RateLimitError",
+    "Timeout",
+    "APIConnectionError",
+    "InternalServerError",
+    "ServiceUnavailableError",
+    "BadGatewayError",
+)
+
+
+MAX_BACKOFF_S = 60.0
+
+
+def retry_delay(attempt: int, base_s: float, retry_after: float | None) -> float:
+    """Seconds to wait before retry number ``attempt`` (0-based)."""
+    if retry_after is not None and retry_after >= 0:
+        return min(retry_after, MAX_BACKOFF_S * 2)
+    backoff = min(base_s * (2**attempt), MAX_BACKOFF_S)
+    return backoff + random.uniform(0, backoff / 2)
+
+
+def _retry_after(error: Exception) -> float | None:
+    headers = getattr(error, "litellm_response_headers", None)
+    response = getattr(error, "response", None)
+    if headers is None and response is not None:
+        headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    value = dict(headers).get("retry-after") or dict(headers).get("Retry-After")
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _is_retryable(error: Exception) -> bool:
+    names = {cls.__name__ for cls in type(error).__mro__}
+    if names & set(RETRYABLE):
+        return True
+    status = getattr(error, "status_code", None)
+    return isinstance(status, int) and status >= 500

@@ -1,0 +1,1 @@
+"""What people see: terminal views, transcripts, the progress bar, charts and HTML."""

@@ -1,0 +1,225 @@
+"""Terminal views (rich renderables): the report summary and a readable transcript.
+
+Everything that comes from a model or a user (messages, tool data, run names) is put in
+``rich.text.Text`` objects, so square brackets in it are never read as rich markup.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tautrait_core.analysis.grouping import describe_differences
+from tautrait_core.compat.result_import import IMPORTED_STATUS
+from tautrait_core.render.console import format_cost
+from tautrait_core.render.transcript import reward_breakdown, transcript
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from tautrait_core.analysis.summary import RunSummary
+    from tautrait_core.analysis.trait_drop import TraitDropTable
+    from tautrait_core.episode.result import EpisodeResult
+    from tautrait_core.store.tables import DiagnosisRecord, RunRecord
+
+ENTRY_STYLES = {
+    "system": ("system", "dim"),
+    "user": ("user", "bold cyan"),
+    "agent": ("agent", "bold green"),
+    "tool_call": ("  call", "magenta"),
+    "tool_result": ("  result", "yellow"),
+}
+SYSTEM_PREVIEW_CHARS = 160
+
+
+def run_heading(record: RunRecord) -> str:
+    """``Run ID  domain/task set  agent ...  user ...  traits ...``."""
+    agent = f"agent {record.agent}" + (f" ({record.agent_model})" if record.agent_model else "")
+    user = f"user {record.user_strategy}" + (
+        f" ({record.user_model})"
+        if record.user_model and record.user_strategy != "scripted"
+        else ""
+    )
+    name = f"  name {record.name}" if record.name else ""
+    return (
+        f"Run {record.id}  {record.domain}/{record.task_set}  {agent}  {user}  "
+        f"traits {record.traits}{name}"
+    )
+
+
+def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]:
+    """The lines ``tautrait report`` prints for one run."""
+    from rich.text import Text
+
+    record, metrics = summary.record, summary.metrics
+    lines: list[RenderableType] = [
+        Text(run_heading(record)),
+        Text(
+            f"Episodes: {metrics.episodes} ({metrics.scored} scored, {metrics.errors} errors)"
+            f"  tasks: {metrics.tasks}  trials: {record.num_trials}"
+        ),
+        Text(
+            "Average reward: "
+            + ("n/a" if metrics.average_reward is None else f"{metrics.average_reward:.3f}")
+        ),
+    ]
+    for interval in summary.intervals:
+        over = "" if interval.tasks == metrics.tasks else f"  (over {interval.tasks} tasks)"
+        lines.append(
+            Text(
+                f"pass^{interval.k}: {interval.value:.3f}  "
+                f"{confidence:.0%} CI {interval.low:.3f}-{interval.high:.3f}{over}"
+            )
+        )
+    lines.append(
+        Text(
+            f"Cost: {format_cost(metrics.cost)} (agent {format_cost(metrics.agent_usage.cost)}, "
+            f"user {format_cost(metrics.user_usage.cost)}; "
+            f"{metrics.agent_usage.calls + metrics.user_usage.calls} model calls)"
+        )
+    )
+    if summary.diagnoses:
+        counts = summary.diagnosis_counts()
+        faults = ", ".join(f"{name} {n}" for name, n in counts["fault"].items())
+        types = ", ".join(f"{name} {n}" for name, n in counts["fault_type"].items())
+        lines.append(
+            Text(
+                f"Diagnoses: {counts['diagnosed']} of {counts['failed']} failed episodes; "
+                f"fault: {faults}; type: {types}"
+            )
+        )
+    imported = record.status == IMPORTED_STATUS
+    expected = len(record.task_ids) * record.num_trials
+    if summary.missing and imported:
+        lines.append(
+            Text(f"{summary.missing} of {expected} episodes absent from the imported file")
+        )
+    elif summary.missing:
+        lines.append(
+            Text(
+                f"{summary.missing} of {expected} episodes not run yet (status {record.status}). "
+                f"Continue with: tautrait run --resume {record.id}"
+            )
+        )
+    errors = summary.errors()
+    for error in errors[:10]:
+        first_line = (error["error"] or "").strip().splitlines()[:1]
+        lines.append(
+            Text(
+                f"  error: task {error['task_id']} trial {error['trial']}: "
+                f"{first_line[0] if first_line else error['termination']}",
+                style="yellow",
+            )
+        )
+    if errors:
+        rerun = "" if imported else f" and are re-run by: tautrait run --resume {record.id}"
+        lines.append(
+            Text(
+                f"{len(errors)} episodes ended in infrastructure errors; they are not counted "
+                f"above{rerun}",
+                style="yellow",
+            )
+        )
+    return lines
+
+
+def episode_view(
+    record: RunRecord,
+    result: EpisodeResult,
+    diagnosis: DiagnosisRecord | None,
+    full_system: bool = False,
+) -> list[RenderableType]:
+    """A readable transcript of one episode with its reward breakdown."""
+    from rich.rule import Rule
+    from rich.table import Table
+    from rich.text import Text
+
+    title = (
+        f"run {record.id} · task {result.task_id} · trial {result.trial} · {result.outcome.value}"
+    )
+    conversation = Table.grid(padding=(0, 1))
+    conversation.add_column(no_wrap=True)
+    conversation.add_column(overflow="fold")
+    for entry in transcript(result):
+        label, style = ENTRY_STYLES[entry.kind]
+        text = entry.text
+        if entry.kind == "system" and not full_system and len(text) > SYSTEM_PREVIEW_CHARS:
+            text = f"{text[:SYSTEM_PREVIEW_CHARS]}... ({len(text)} chars; --full-system shows all)"
+        if entry.kind == "tool_call":
+            body = Text.assemble((f"{entry.tool}", "bold magenta"), f"({text})")
+        elif entry.kind == "tool_result":
+            body = Text.assemble((f"{entry.tool}: ", "bold yellow"), text)
+        else:
+            body = Text(text)
+        conversation.add_row(Text(label, style=style), body)
+    views: list[RenderableType] = [Rule(Text(title)), conversation, Rule("reward")]
+    views.extend(Text(line) for line in reward_breakdown(result).lines())
+    if diagnosis is not None:
+        views.append(Rule("diagnosis"))
+        views.append(Text(diagnosis_line(diagnosis)))
+    return views
+
+
+def diagnosis_line(diagnosis: DiagnosisRecord) -> str:
+    """``Fault: agent; type: wrong_argument (by MODEL). EXPLANATION``."""
+    return (
+        f"Fault: {diagnosis.fault}; type: {diagnosis.fault_type} (by {diagnosis.model}). "
+        f"{diagnosis.explanation}"
+    )
+
+
+def percent(value: float | None) -> str:
+    """``-12.3%`` (``n/a`` for ``None``)."""
+    return "n/a" if value is None else f"{value:+.1%}"
+
+
+def change_with_interval(value: float | None, low: float | None, high: float | None) -> str:
+    """``-12.3% [-20.1%, -4.0%]``."""
+    if value is None:
+        return "n/a"
+    if low is None or high is None:
+        return percent(value)
+    return f"{percent(value)} [{percent(low)}, {percent(high)}]"
+
+
+def trait_drop_view(table: TraitDropTable) -> list[RenderableType]:
+    """The trait-drop table, and notes on runs compared despite differing settings."""
+    from rich.table import Table
+    from rich.text import Text
+
+    grid = Table(title=Text("Relative change of pass^1 against the no-trait run"))
+    grid.add_column("domain · agent model")
+    grid.add_column("base pass^1", justify="right")
+    for column in table.columns:
+        grid.add_column(Text(column), justify="right")
+    grid.add_column("average", justify="right")
+    notes: list[RenderableType] = []
+    for row in table.rows:
+        values = [Text(row.label), Text(_rate(row.base_pass_hat_1))]
+        for column in table.columns:
+            cell = table.cell(row, column)
+            if cell is None:
+                values.append(Text("-"))
+                continue
+            values.append(Text(change_with_interval(cell.relative_change, cell.low, cell.high)))
+            if cell.differences:
+                differing = describe_differences(
+                    {name: (a, b) for name, (a, b) in cell.differences.items()}
+                )
+                notes.append(
+                    Text(
+                        f"Note: {cell.run_id} ({cell.traits}) differs from base "
+                        f"{row.base_run_id} in {differing}",
+                        style="yellow",
+                    )
+                )
+        values.append(Text(change_with_interval(row.average, row.average_low, row.average_high)))
+        grid.add_row(*values)
+    caption = Text(
+        f"Intervals: {table.confidence:.0%} percentile bootstrap over tasks, paired by task "
+        f"({table.resamples} resamples, seed {table.seed})."
+    )
+    return [grid, caption, *notes]
+
+
+def _rate(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"

@@ -1,0 +1,143 @@
+"""An episode as people read it: who said what, which tools ran, and why it scored so.
+
+Shared by ``tautrait show`` (terminal), the HTML report and the diagnosis prompt, so the
+three tell the same story.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+from tautrait_core.episode.result import EpisodeResult, Termination
+from tautrait_core.render.console import format_cost
+
+EntryKind = Literal["system", "user", "agent", "tool_call", "tool_result"]
+
+TERMINATION_TEXT = {
+    Termination.USER_STOP: "the user ended the conversation",
+    Termination.TERMINATING_TOOL: "a terminating tool was called",
+    Termination.MAX_STEPS: "the step limit was reached",
+    Termination.AGENT_ERROR: "the agent failed",
+    Termination.USER_ERROR: "the user simulator failed",
+    Termination.CONTEXT_WINDOW: "the conversation outgrew the context window",
+    Termination.PROVIDER_ERROR: "a model provider kept failing",
+}
+
+
+@dataclass(frozen=True)
+class TranscriptEntry:
+    """One thing that happened in the conversation.
+
+    Attributes:
+        kind: ``system`` (the agent's instructions), ``user``, ``agent``, ``tool_call``
+            (``text`` holds the arguments) or ``tool_result`` (``text`` holds the result).
+        text: What was said, the call's arguments, or the tool's answer.
+        tool: The tool's name, for calls and results.
+    """
+
+    kind: EntryKind
+    text: str
+    tool: str | None = None
+
+
+def format_arguments(arguments: str) -> str:
+    """Tool-call arguments as compact JSON, or as sent when they are not valid JSON."""
+    try:
+        return json.dumps(json.loads(arguments or "{}"), ensure_ascii=False)
+    except json.JSONDecodeError:
+        return arguments
+
+
+def transcript(result: EpisodeResult) -> list[TranscriptEntry]:
+    """The episode's messages as a flat list of entries, in order."""
+    entries: list[TranscriptEntry] = []
+    for message in result.messages:
+        if message.role == "system":
+            entries.append(TranscriptEntry("system", message.content or ""))
+        elif message.role == "user":
+            entries.append(TranscriptEntry("user", message.content or ""))
+        elif message.role == "tool":
+            entries.append(TranscriptEntry("tool_result", message.content or "", message.name))
+        else:
+            if message.content:
+                entries.append(TranscriptEntry("agent", message.content))
+            for call in message.tool_calls or []:
+                entries.append(
+                    TranscriptEntry("tool_call", format_arguments(call.arguments), call.name)
+                )
+    return entries
+
+
+@dataclass(frozen=True)
+class RewardBreakdown:
+    """Why an episode got its reward, and what it cost.
+
+    Attributes:
+        state_diff: Records where the agent's database and the gold database differ
+            (``None`` when the episode was not scored).
+        outputs_missing / outputs_given: Required outputs absent from / present in the
+            agent's replies.
+    """
+
+    outcome: str
+    reward: float
+    termination: Termination
+    error: str | None
+    state_diff: list[str] | None
+    outputs_missing: list[str]
+    outputs_given: list[str]
+    agent_cost: float | None
+    user_cost: float | None
+    steps: int
+    duration_s: float
+
+    def lines(self, with_cost: bool = True) -> list[str]:
+        """The breakdown as short sentences (the last one on cost, if ``with_cost``)."""
+        lines = [f"Reward {self.reward:g} ({self.outcome})."]
+        if self.state_diff is None:
+            lines.append("Database: not scored.")
+        elif self.state_diff:
+            lines.append(f"Database differs from the gold replay in: {', '.join(self.state_diff)}")
+        else:
+            lines.append("Database matches the gold replay.")
+        if self.outputs_missing:
+            lines.append(f"Required outputs missing: {', '.join(self.outputs_missing)}")
+        if self.outputs_given:
+            lines.append(f"Required outputs given: {', '.join(self.outputs_given)}")
+        lines.append(
+            f"Ended because {TERMINATION_TEXT.get(self.termination, self.termination.value)} "
+            f"({self.termination.value}) after {self.steps} steps, {self.duration_s:.1f} s."
+        )
+        if self.error:
+            lines.append(f"Error: {self.error.strip()}")
+        if with_cost:
+            lines.append(
+                f"Cost: agent {format_cost(self.agent_cost)}, user {format_cost(self.user_cost)}."
+            )
+        return lines
+
+
+def reward_breakdown(result: EpisodeResult) -> RewardBreakdown:
+    """The :class:`RewardBreakdown` of an episode."""
+    info = result.reward_info
+    state_diff: list[str] | None = None
+    if info is not None:
+        state_diff = list(info.state_diff)
+        if not info.r_actions and not state_diff:
+            state_diff = ["(records not named)"]
+    outputs = info.outputs if info is not None else {}
+    return RewardBreakdown(
+        outcome=result.outcome.value,
+        reward=result.reward,
+        termination=result.termination,
+        error=result.error,
+        state_diff=state_diff,
+        outputs_missing=[text for text, found in outputs.items() if not found],
+        outputs_given=[text for text, found in outputs.items() if found],
+        agent_cost=result.agent_usage.cost,
+        user_cost=result.user_usage.cost,
+        steps=result.steps,
+        duration_s=result.duration_s,
+    )

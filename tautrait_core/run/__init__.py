@@ -1,0 +1,1 @@
+"""Runs of many episodes: preparation, the runner, executors (local, Ray), sweeps, play."""

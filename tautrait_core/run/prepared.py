@@ -1,0 +1,140 @@
+"""Running many episodes: task selection, trials, asyncio concurrency, resume, storage.
+
+:func:`execute` runs a configuration to the end and returns a :class:`RunReport`;
+:func:`run` is the upstream-compatible entry point (``run(RunConfig(...))`` returning the
+list of episode results). Every finished episode is stored at once; ``resume`` continues a
+stored run, skipping (task, trial) pairs that finished and re-running those that ended in an
+infrastructure error.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+from tautrait_core.config import RunConfig
+from tautrait_core.domain.domain import Domain, TaskSet
+from tautrait_core.domain.state import StateTemplate
+from tautrait_core.domain.task_sets import resolve_task_set
+from tautrait_core.episode.context import EpisodeContext
+from tautrait_core.episode.loop import run_episode
+from tautrait_core.episode.result import EpisodeResult
+from tautrait_core.errors import ConfigError
+from tautrait_core.llm.keys import require_keys
+from tautrait_core.plugins import get_plugin_manager
+
+RAY_INSTALL_HINT = "install the extra with: pip install 'tautrait-core[ray]'"
+
+
+@dataclass
+class PreparedRun:
+    """A configuration resolved against the installed plugins, ready to run."""
+
+    config: RunConfig
+    domain: Domain
+    task_set: TaskSet
+    task_ids: list[int]
+    agent_class: type
+    user_class: type
+    trait_backend_class: type
+
+
+def prepare(config: RunConfig) -> PreparedRun:
+    """Resolve names, load the task set and check the configuration before anything runs."""
+    manager = get_plugin_manager()
+    domain = manager.get(
+        "domain", config.domain, "Install a domain plugin, e.g. pip install tautrait-telehealth"
+    )
+    agent_class = manager.get("agent", config.agent)
+    if config.user is None:
+        config = config.model_copy(
+            update={"user": "llm" if agent_class.needs_model else "scripted"}
+        )
+    user_class = manager.get("user", config.user)
+    backend_class = manager.get("trait_backend", config.trait_backend)
+    if agent_class.needs_model and not config.agent_model:
+        raise ConfigError(
+            f"agent {config.agent!r} calls a model: pass --agent-model (e.g. gpt-4o), "
+            "or use --agent oracle for an offline dry run"
+        )
+    if user_class.needs_model and not config.user_model:
+        raise ConfigError(
+            f"user simulator {config.user!r} calls a model: pass --user-model, "
+            "or use --user scripted for an offline dry run"
+        )
+    for part in (agent_class, user_class, backend_class):
+        check = getattr(part, "check_config", None)
+        if check is not None:
+            check(config)
+    if agent_class.needs_model:
+        require_keys(config.agent_model, config.agent_provider, config.agent_api_base, "agent")
+    if user_class.needs_model and getattr(backend_class, "uses_user_model", True):
+        require_keys(config.user_model, config.user_provider, config.user_api_base, "user")
+    check_executor(config)
+    task_set = resolve_task_set(domain, config.task_set)
+    total = len(task_set.tasks)
+    if config.task_ids:
+        bad = [i for i in config.task_ids if not 0 <= i < total]
+        if bad:
+            raise ConfigError(
+                f"task ids {bad} are out of range: task set {task_set.name!r} of domain "
+                f"{domain.name!r} has tasks 0..{total - 1}"
+            )
+        task_ids = list(dict.fromkeys(config.task_ids))
+    else:
+        end = total if config.end == -1 else min(config.end, total)
+        if config.start >= end:
+            raise ConfigError(
+                f"no tasks selected: --start {config.start} --end {config.end} on a task set "
+                f"of {total} tasks"
+            )
+        task_ids = list(range(config.start, end))
+    return PreparedRun(config, domain, task_set, task_ids, agent_class, user_class, backend_class)
+
+
+def episode_seed(seed: int, task_id: int, trial: int) -> int:
+    """A per-episode seed derived from the run seed."""
+    return random.Random(f"{seed}:{task_id}:{trial}").getrandbits(31)
+
+
+async def run_prepared_episode(
+    prepared: PreparedRun, template: StateTemplate, task_id: int, trial: int
+) -> EpisodeResult:
+    """Run one (task, trial) episode in this process; a crash outside it becomes an error."""
+    config = prepared.config
+    context = EpisodeContext(
+        domain=prepared.domain,
+        task=prepared.task_set.tasks[task_id],
+        task_id=task_id,
+        trial=trial,
+        config=config,
+        seed=episode_seed(config.seed, task_id, trial),
+    )
+    try:
+        agent = prepared.agent_class(context)
+        user = prepared.user_class(context, prepared.trait_backend_class(context))
+        return await run_episode(context, template, agent, user, dt.date.today())
+    except Exception as exc:  # a bug outside the conversation: keep the run going
+        return EpisodeResult.not_run(
+            task_id, trial, f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"
+        )
+
+
+def import_ray() -> Any:
+    """The ``ray`` module, or a :class:`ConfigError` saying how to install it."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise ConfigError(
+            f"--executor ray needs Ray, which is not installed: {RAY_INSTALL_HINT}"
+        ) from exc
+    return ray
+
+
+def check_executor(config: RunConfig) -> None:
+    """Fail before a run starts when its executor cannot be used (Ray not installed)."""
+    if config.executor == "ray":
+        import_ray()

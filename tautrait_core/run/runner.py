@@ -1,0 +1,213 @@
+"""Running many episodes: task selection, trials, asyncio concurrency, resume, storage.
+
+:func:`execute` runs a configuration to the end and returns a :class:`RunReport`;
+:func:`run` is the upstream-compatible entry point (``run(RunConfig(...))`` returning the
+list of episode results). Every finished episode is stored at once; ``resume`` continues a
+stored run, skipping (task, trial) pairs that finished and re-running those that ended in an
+infrastructure error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from tautrait_core.analysis.metrics import RunMetrics, summarize
+from tautrait_core.config import RunConfig
+from tautrait_core.domain.task_sets import template_for
+from tautrait_core.episode.result import EpisodeResult
+from tautrait_core.errors import StorageError
+from tautrait_core.paths import default_results_db
+from tautrait_core.plugins import get_plugin_manager
+from tautrait_core.run.control import RunProgress, SpendTracker, StopControl
+from tautrait_core.run.executors import executor_for
+from tautrait_core.run.prepared import PreparedRun, prepare
+from tautrait_core.store.results import ResultStore
+from tautrait_core.store.tables import RunRecord
+
+
+@dataclass
+class RunReport:
+    """The outcome of :func:`execute`."""
+
+    run: RunRecord
+    results_db: Path
+    results: list[EpisodeResult]
+    """Every stored episode of the run, including those finished before a resume."""
+    metrics: RunMetrics
+    skipped: int
+    """Pairs already finished before this invocation (resume)."""
+    stop_reason: str | None = None
+    """Why the run stopped before finishing (e.g. ``--max-cost`` reached)."""
+    warnings: list[str] = field(default_factory=list)
+
+
+def schedule(prepared: PreparedRun) -> list[tuple[int, int]]:
+    """The (task_id, trial) pairs in run order (shuffled per trial with ``--shuffle``)."""
+    config = prepared.config
+    rng = random.Random(config.seed)
+    pairs = []
+    for trial in range(config.num_trials):
+        ids = list(prepared.task_ids)
+        if config.shuffle:
+            rng.shuffle(ids)
+        pairs.extend((task_id, trial) for task_id in ids)
+    return pairs
+
+
+async def execute_async(
+    config: RunConfig,
+    progress: RunProgress | None = None,
+    handle_signals: bool = False,
+    on_created: Callable[[RunRecord], None] | None = None,
+) -> RunReport:
+    """Run (or resume) a configuration to the end; see the module docstring.
+
+    With ``handle_signals`` (the CLI), Ctrl-C is handled by :class:`StopControl`.
+    ``on_created`` is called with a new run's record as soon as it is stored (a sweep links
+    the run to its grid point there).
+    """
+    store = ResultStore(config.results_db or default_results_db())
+    if config.resume:
+        record = store.get_run(config.resume)
+        stored = record.run_config()
+        config = stored.model_copy(
+            update={
+                "concurrency": config.concurrency,
+                "results_db": config.results_db,
+                "max_retries": config.max_retries,
+                "retry_base_s": config.retry_base_s,
+                "timeout_s": config.timeout_s,
+                "max_cost": config.max_cost,
+                "cache": config.cache,
+                "executor": config.executor,
+                "ray_address": config.ray_address,
+                "resume": record.id,
+            }
+        )
+        prepared = prepare(config)
+        prepared.task_ids = list(record.task_ids)
+    else:
+        prepared = prepare(config)
+        config = prepared.config
+    template = template_for(prepared.domain, prepared.task_set)
+    executor = executor_for(prepared, template)  # e.g. connects to Ray, before a run is stored
+    if not config.resume:
+        record = store.create_run(
+            config,
+            prepared.task_set.name,
+            prepared.task_ids,
+            get_plugin_manager().run_plugin_set(),
+        )
+        if on_created is not None:
+            on_created(record)
+    done = store.finished_pairs(record.id)
+    pending = [pair for pair in schedule(prepared) if pair not in done]
+    if progress is not None:
+        progress.started(record, len(pending) + len(done), len(done))
+    store.set_status(record.id, "running")
+
+    queue: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
+    for pair in pending:
+        queue.put_nowait(pair)
+    budget = SpendTracker(config.max_cost, store.run_spend(record.id))
+    control = StopControl(progress)
+    running: dict[asyncio.Task[None], tuple[int, int]] = {}
+
+    async def worker() -> None:
+        while not budget.exhausted() and not control.stop_requested:
+            try:
+                task_id, trial = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            current = asyncio.current_task()
+            assert current is not None
+            running[current] = (task_id, trial)
+            result = await executor.run_episode(task_id, trial)
+            del running[current]
+            try:
+                store.save_episode(record.id, result)
+            except SQLAlchemyError as exc:
+                raise StorageError(
+                    f"could not store task {task_id} trial {trial} in {store.path}: "
+                    f"{getattr(exc, 'orig', exc)}. Nothing stored so far is lost; fix the cause "
+                    f"(e.g. free disk space), then continue with: tautrait run --resume {record.id}"
+                ) from exc
+            budget.add(result)
+            if progress is not None:
+                progress.episode_finished(result)
+
+    workers = [
+        asyncio.create_task(worker()) for _ in range(min(config.concurrency, len(pending)) or 1)
+    ]
+    control.watch(workers, running, handle_signals)
+    try:
+        await asyncio.gather(*workers)
+    except asyncio.CancelledError:
+        if not control.cancelled:
+            raise
+    except BaseException:
+        for task in workers:
+            task.cancel()
+        _set_status_quietly(store, record.id, "interrupted")
+        raise
+    finally:
+        control.unwatch()
+        executor.close()
+    if control.stop_requested:
+        stop_reason = control.reason()
+        status = "interrupted"
+    else:
+        stop_reason = budget.stop_reason() if not queue.empty() else None
+        status = "stopped" if stop_reason else "finished"
+    store.set_status(record.id, status)
+    results = store.episodes(record.id)
+    record = store.get_run(record.id)
+    return RunReport(
+        run=record,
+        results_db=store.path,
+        results=results,
+        metrics=summarize(results, max_k=config.num_trials),
+        skipped=len(done),
+        stop_reason=stop_reason,
+        warnings=budget.warnings,
+    )
+
+
+def _set_status_quietly(store: ResultStore, run_id: str, status: str) -> None:
+    with contextlib.suppress(SQLAlchemyError):  # the database itself may be what failed
+        store.set_status(run_id, status)
+
+
+def execute(
+    config: RunConfig,
+    progress: RunProgress | None = None,
+    handle_signals: bool = False,
+    on_created: Callable[[RunRecord], None] | None = None,
+) -> RunReport:
+    """Synchronous wrapper of :func:`execute_async`."""
+    return asyncio.run(execute_async(config, progress, handle_signals, on_created))
+
+
+def run(config: RunConfig | dict[str, Any]) -> list[EpisodeResult]:
+    """Upstream-compatible entry point: run ``config`` and return every episode result.
+
+    Accepts upstream ``RunConfig`` field names (``env``, ``model``, ``model_provider``,
+    ...). When ``result_fp`` or ``log_dir`` is set, the results are also written there in
+    upstream's result-list JSON.
+    """
+    if not isinstance(config, RunConfig):
+        config = RunConfig.model_validate(config)
+    report = execute(config)
+    if config.export_path or config.log_dir:
+        from tautrait_core.compat.result_files import write_result_list
+
+        write_result_list(report, config)
+    return report.results

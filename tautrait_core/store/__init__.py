@@ -1,0 +1,1 @@
+"""The results database: tables, migrations and the store that reads and writes runs."""

@@ -1,0 +1,301 @@
+"""The results database: runs and their episodes, in SQLite through SQLModel.
+
+Every finished episode is committed at once (WAL journal), so a run that is killed loses
+nothing it finished, and ``--resume`` skips what is stored. Episodes whose outcome is
+``error`` are replaced when they are re-run. The schema is created by ordered, named
+migrations recorded in ``_migrations`` (``m001_initial``, ...), applied on open.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlmodel import Session, create_engine, select
+
+from tautrait_core.config import RunConfig
+from tautrait_core.episode.result import EpisodeResult, Outcome
+from tautrait_core.errors import RunNotFoundError
+from tautrait_core.llm.keys import redact
+from tautrait_core.llm.usage import Usage
+from tautrait_core.store.migrations import apply_migrations
+from tautrait_core.store.tables import (
+    DiagnosisRecord,
+    EpisodeRecord,
+    RunRecord,
+    SweepPointRecord,
+    SweepRecord,
+)
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def new_run_id() -> str:
+    """A sortable, readable run id: ``20261122-153012-7f3a``."""
+    return dt.datetime.now().strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+
+
+def episode_cost(result: EpisodeResult) -> float | None:
+    """Dollars spent on both sides (``None`` when a price is unknown)."""
+    total = Usage()
+    total.add(result.agent_usage)
+    total.add(result.user_usage)
+    return total.cost
+
+
+class ResultStore:
+    """Runs and episodes in one SQLite file."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.engine = create_engine(f"sqlite:///{self.path}", connect_args={"timeout": 30})
+        event.listen(self.engine, "connect", _configure_connection)
+        with Session(self.engine) as session:
+            apply_migrations(session)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session:
+            yield session
+
+    # -- runs ------------------------------------------------------------------------
+
+    def create_run(
+        self, config: RunConfig, task_set: str, task_ids: list[int], plugins: dict[str, str]
+    ) -> RunRecord:
+        """Record a new run and return it."""
+        config = RunConfig.model_validate_json(redact(config.model_dump_json()))
+        record = RunRecord(
+            id=new_run_id(),
+            created_at=_now(),
+            name=config.run_name,
+            domain=config.domain,
+            task_set=task_set,
+            agent=config.agent,
+            agent_model=config.agent_model,
+            user_strategy=config.user,
+            user_model=config.user_model,
+            traits=config.traits.label(),
+            num_trials=config.num_trials,
+            task_ids=task_ids,
+            config=json.loads(config.model_dump_json()),
+            plugins=plugins,
+        )
+        with self.session() as session:
+            session.add(record)
+            session.commit()
+        return record
+
+    def get_run(self, run_id: str) -> RunRecord:
+        """The run ``run_id`` (a unique prefix is enough); ``latest`` is the newest run."""
+        with self.session() as session:
+            if run_id == "latest":
+                found = session.exec(select(RunRecord).order_by(RunRecord.id.desc())).first()  # type: ignore[union-attr]
+                if found is None:
+                    raise RunNotFoundError(f"no runs yet in {self.path}")
+                return found
+            exact = session.get(RunRecord, run_id)
+            if exact is not None:
+                return exact
+            matches = session.exec(select(RunRecord).where(RunRecord.id.startswith(run_id))).all()  # type: ignore[union-attr]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise RunNotFoundError(
+                f"run id {run_id!r} is ambiguous: {', '.join(m.id for m in matches[:5])}"
+            )
+        raise RunNotFoundError(
+            f"no run {run_id!r} in {self.path}. List runs with: tautrait runs list"
+        )
+
+    def list_runs(self) -> list[RunRecord]:
+        """All runs, newest first."""
+        with self.session() as session:
+            return list(session.exec(select(RunRecord).order_by(RunRecord.id.desc())).all())  # type: ignore[union-attr]
+
+    def set_status(self, run_id: str, status: str) -> None:
+        """Mark a run ``running``, ``finished``, ``interrupted`` or ``stopped``."""
+        with self.session() as session:
+            record = session.get(RunRecord, run_id)
+            if record is None:
+                raise RunNotFoundError(f"no run {run_id!r}")
+            record.status = status
+            record.finished_at = _now() if status != "running" else None
+            session.add(record)
+            session.commit()
+
+    # -- episodes --------------------------------------------------------------------
+
+    def save_episode(self, run_id: str, result: EpisodeResult) -> None:
+        """Store one finished episode (replacing an earlier ``error`` of the same pair).
+
+        Known API key values are redacted from everything stored.
+        """
+        result = EpisodeResult.model_validate_json(redact(result.model_dump_json()))
+        record = EpisodeRecord(
+            run_id=run_id,
+            task_id=result.task_id,
+            trial=result.trial,
+            outcome=result.outcome.value,
+            reward=result.reward,
+            termination=result.termination.value,
+            reward_info=result.reward_info.model_dump() if result.reward_info else None,
+            messages=[m.model_dump(exclude_none=True) for m in result.messages],
+            error=result.error,
+            agent_usage=result.agent_usage.model_dump(),
+            user_usage=result.user_usage.model_dump(),
+            calls=[call.model_dump() for call in result.calls],
+            cost=episode_cost(result),
+            steps=result.steps,
+            duration_s=result.duration_s,
+            finished_at=_now(),
+            env_date=result.env_date.isoformat() if result.env_date else None,
+        )
+        with self.session() as session:
+            existing = session.exec(
+                select(EpisodeRecord).where(
+                    EpisodeRecord.run_id == run_id,
+                    EpisodeRecord.task_id == result.task_id,
+                    EpisodeRecord.trial == result.trial,
+                )
+            ).first()
+            if existing is not None:
+                session.delete(existing)
+                session.flush()
+            session.add(record)
+            session.commit()
+
+    def run_spend(self, run_id: str) -> float:
+        """Dollars spent by a run's stored episodes (unknown prices count as 0)."""
+        with self.session() as session:
+            costs = session.exec(
+                select(EpisodeRecord.cost).where(EpisodeRecord.run_id == run_id)
+            ).all()
+        return sum(cost for cost in costs if cost is not None)
+
+    def finished_pairs(self, run_id: str) -> set[tuple[int, int]]:
+        """(task_id, trial) pairs that finished without an infrastructure error."""
+        with self.session() as session:
+            rows = session.exec(
+                select(EpisodeRecord.task_id, EpisodeRecord.trial).where(
+                    EpisodeRecord.run_id == run_id, EpisodeRecord.outcome != Outcome.ERROR.value
+                )
+            ).all()
+        return {(task_id, trial) for task_id, trial in rows}
+
+    def episodes(self, run_id: str) -> list[EpisodeResult]:
+        """All stored episodes of a run, ordered by trial then task."""
+        with self.session() as session:
+            records = session.exec(
+                select(EpisodeRecord)
+                .where(EpisodeRecord.run_id == run_id)
+                .order_by(EpisodeRecord.trial, EpisodeRecord.task_id)  # type: ignore[arg-type]
+            ).all()
+        return [record.to_result() for record in records]
+
+    def episode_counts(self, run_id: str) -> dict[str, int]:
+        """How many stored episodes of a run passed, failed and errored."""
+        with self.session() as session:
+            rows = session.exec(
+                select(EpisodeRecord.outcome).where(EpisodeRecord.run_id == run_id)
+            ).all()
+        counts = {outcome.value: 0 for outcome in Outcome}
+        for outcome in rows:
+            counts[outcome] = counts.get(outcome, 0) + 1
+        return counts
+
+    # -- diagnoses -------------------------------------------------------------------
+
+    def save_diagnosis(self, diagnosis: DiagnosisRecord) -> None:
+        """Store a diagnosis, replacing an earlier one of the same episode."""
+        with self.session() as session:
+            existing = session.exec(
+                select(DiagnosisRecord).where(
+                    DiagnosisRecord.run_id == diagnosis.run_id,
+                    DiagnosisRecord.task_id == diagnosis.task_id,
+                    DiagnosisRecord.trial == diagnosis.trial,
+                )
+            ).first()
+            if existing is not None:
+                session.delete(existing)
+                session.flush()
+            diagnosis.created_at = diagnosis.created_at or _now()
+            session.add(diagnosis)
+            session.commit()
+
+    def diagnoses(self, run_id: str) -> list[DiagnosisRecord]:
+        """The stored diagnoses of a run, ordered by trial then task."""
+        with self.session() as session:
+            return list(
+                session.exec(
+                    select(DiagnosisRecord)
+                    .where(DiagnosisRecord.run_id == run_id)
+                    .order_by(DiagnosisRecord.trial, DiagnosisRecord.task_id)  # type: ignore[arg-type]
+                ).all()
+            )
+
+    # -- sweeps ----------------------------------------------------------------------
+
+    def get_sweep(self, name: str) -> SweepRecord | None:
+        """The sweep stored under ``name``, if any."""
+        with self.session() as session:
+            return session.get(SweepRecord, name)
+
+    def create_sweep(
+        self,
+        name: str,
+        fingerprint: str,
+        spec: dict[str, Any],
+        source: str,
+        points: list[dict[str, Any]],
+    ) -> SweepRecord:
+        """Record a new sweep and its points (not yet linked to runs), in one transaction."""
+        record = SweepRecord(
+            name=name, created_at=_now(), fingerprint=fingerprint, spec=spec, source=source
+        )
+        with self.session() as session:
+            session.add(record)
+            session.flush()
+            for index, point in enumerate(points):
+                session.add(SweepPointRecord(sweep=name, point_index=index, point=point))
+            session.commit()
+        return record
+
+    def sweep_runs(self, name: str) -> dict[int, str]:
+        """``{point index: run id}`` for the points of a sweep that have a run."""
+        with self.session() as session:
+            rows = session.exec(
+                select(SweepPointRecord.point_index, SweepPointRecord.run_id).where(
+                    SweepPointRecord.sweep == name
+                )
+            ).all()
+        return {index: run_id for index, run_id in rows if run_id is not None}
+
+    def link_sweep_point(self, name: str, index: int, run_id: str) -> None:
+        """Record that point ``index`` of sweep ``name`` is evaluated by run ``run_id``."""
+        with self.session() as session:
+            point = session.exec(
+                select(SweepPointRecord).where(
+                    SweepPointRecord.sweep == name, SweepPointRecord.point_index == index
+                )
+            ).one()
+            point.run_id = run_id
+            session.add(point)
+            session.commit()
+
+
+def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
