@@ -1,7 +1,6 @@
-"""Pydantic models shared by the core and plugins.
+""":class:`RunConfig`: everything that defines a run, and the settings that execute it.
 
-Field names follow the upstream tau-bench / tau-trait types where they exist (``Task``,
-``Action``, the result record), so upstream task files, result files and scripts port over.
+Upstream tau-trait field names are accepted as aliases, so upstream configurations port over.
 """
 
 from __future__ import annotations
@@ -9,14 +8,7 @@ from __future__ import annotations
 from os import PathLike
 from typing import Any, Literal
 
-from pydantic import (
-    AliasChoices,
-    BaseModel,
-    ConfigDict,
-    Field,
-    field_validator,
-    model_validator,
-)
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tautrait_core.errors import ConfigError
 from tautrait_core.trait_mix import TraitMix

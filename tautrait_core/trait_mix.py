@@ -1,18 +1,12 @@
-"""Pydantic models shared by the core and plugins.
+"""Trait mixes: which traits the simulated user shows, at which intensity.
 
-Field names follow the upstream tau-bench / tau-trait types where they exist (``Task``,
-``Action``, the result record), so upstream task files, result files and scripts port over.
+Traits and intensity words follow tau-trait (``impatience``, ``confusion``, ``skeptical``,
+``incoherence``; ``low``/``medium``/``high``).
 """
 
 from __future__ import annotations
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    field_validator,
-    model_serializer,
-)
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer
 
 from tautrait_core.errors import TraitError
 

@@ -1,11 +1,6 @@
-"""Domains and their tools.
-
-A domain bundles a policy (the agent's system prompt), tools, a database schema (SQLModel
-tables) with its seed rows, and task sets. Tools are plain functions decorated with
-:func:`tool`; the decorator derives the JSON schema sent to the model from the type hints
-and the docstring, and :meth:`Tool.invoke` validates arguments before the function runs.
-Every failure (unknown tool, bad arguments, an exception inside the tool) comes back as an
-``Error: ...`` observation for the agent; nothing a model sends can crash an episode.
+"""What a domain plugin registers: :class:`Domain` (policy, tools, database schema, task
+sets) and :class:`TaskSet`, plus the :class:`UpstreamFormat` protocol for domains that read
+and write the upstream tau-trait data shape.
 """
 
 from __future__ import annotations

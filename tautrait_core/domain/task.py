@@ -1,7 +1,7 @@
-"""Pydantic models shared by the core and plugins.
+"""Tasks and their gold actions.
 
-Field names follow the upstream tau-bench / tau-trait types where they exist (``Task``,
-``Action``, the result record), so upstream task files, result files and scripts port over.
+Field names follow upstream tau-bench / tau-trait (``user_id``, ``instruction``, ``actions``,
+``outputs``), so upstream task files port over unchanged.
 """
 
 from __future__ import annotations
@@ -10,11 +10,7 @@ import json
 from os import PathLike
 from typing import Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-)
+from pydantic import BaseModel, ConfigDict, Field
 
 RESPOND_ACTION = "respond"
 """Name of the pseudo-action an agent uses to talk to the user (upstream ``respond``)."""

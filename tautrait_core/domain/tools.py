@@ -1,11 +1,9 @@
-"""Domains and their tools.
+"""Tools: plain functions the agent (or, in a dual-control domain, the user) can call.
 
-A domain bundles a policy (the agent's system prompt), tools, a database schema (SQLModel
-tables) with its seed rows, and task sets. Tools are plain functions decorated with
-:func:`tool`; the decorator derives the JSON schema sent to the model from the type hints
-and the docstring, and :meth:`Tool.invoke` validates arguments before the function runs.
-Every failure (unknown tool, bad arguments, an exception inside the tool) comes back as an
-``Error: ...`` observation for the agent; nothing a model sends can crash an episode.
+:func:`tool` turns a function into a :class:`Tool`. The JSON schema sent to the model is
+derived from the type hints and the docstring, and :meth:`Tool.invoke` validates arguments
+before the function runs. Every failure (bad arguments, an exception inside the tool) comes
+back as an ``Error: ...`` observation; nothing a model sends can crash an episode.
 """
 
 from __future__ import annotations

@@ -1,17 +1,11 @@
-"""Pydantic models shared by the core and plugins.
-
-Field names follow the upstream tau-bench / tau-trait types where they exist (``Task``,
-``Action``, the result record), so upstream task files, result files and scripts port over.
-"""
+"""The agent-side conversation: messages and tool calls in OpenAI chat form."""
 
 from __future__ import annotations
 
 import json
 from typing import Any, Literal
 
-from pydantic import (
-    BaseModel,
-)
+from pydantic import BaseModel
 
 STOP_TOKEN = "###STOP###"
 """A user message containing this token ends the episode."""

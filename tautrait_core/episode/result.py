@@ -1,7 +1,8 @@
-"""Pydantic models shared by the core and plugins.
+"""How an episode ended and what it produced: :class:`EpisodeResult` with its outcome,
+termination, reward breakdown, transcript and usage.
 
-Field names follow the upstream tau-bench / tau-trait types where they exist (``Task``,
-``Action``, the result record), so upstream task files, result files and scripts port over.
+Field names follow upstream's result record (``task_id``, ``reward``, ``info``, ``traj``,
+``trial``), so exports port over.
 """
 
 from __future__ import annotations
@@ -10,10 +11,7 @@ import datetime as dt
 from enum import StrEnum
 from typing import Any
 
-from pydantic import (
-    BaseModel,
-    Field,
-)
+from pydantic import BaseModel, Field
 
 from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.episode.messages import Message

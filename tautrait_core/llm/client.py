@@ -1,9 +1,8 @@
-"""Model calls through litellm: the only module that imports litellm, and only when used.
+"""Model calls through litellm.
 
-:func:`complete` sends one chat completion and returns the assistant message with its
-token usage and cost. Rate limits, timeouts, connection errors and 5xx answers are retried
-with exponential backoff and jitter (a provider's ``Retry-After`` is honoured); when the
-retries are spent it raises :class:`ProviderError`, which the runner records as an
+:func:`complete` sends one chat completion and returns the assistant message with its token
+usage and cost. Transient failures are retried (see :mod:`tautrait_core.llm.retries`); when
+the retries are spent it raises :class:`ProviderError`, which the runner records as an
 infrastructure error. A context-window overflow is never retried: it raises
 :class:`ContextWindowError` at once.
 """

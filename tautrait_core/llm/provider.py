@@ -1,12 +1,4 @@
-"""Model calls through litellm: the only module that imports litellm, and only when used.
-
-:func:`complete` sends one chat completion and returns the assistant message with its
-token usage and cost. Rate limits, timeouts, connection errors and 5xx answers are retried
-with exponential backoff and jitter (a provider's ``Retry-After`` is honoured); when the
-retries are spent it raises :class:`ProviderError`, which the runner records as an
-infrastructure error. A context-window overflow is never retried: it raises
-:class:`ContextWindowError` at once.
-"""
+"""The only place that imports litellm, lazily: tautrait's CLI starts without it."""
 
 from __future__ import annotations
 

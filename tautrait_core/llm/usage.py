@@ -1,14 +1,8 @@
-"""Pydantic models shared by the core and plugins.
-
-Field names follow the upstream tau-bench / tau-trait types where they exist (``Task``,
-``Action``, the result record), so upstream task files, result files and scripts port over.
-"""
+"""What model calls cost: tokens and dollars per side of an episode, and one record per call."""
 
 from __future__ import annotations
 
-from pydantic import (
-    BaseModel,
-)
+from pydantic import BaseModel
 
 
 class Usage(BaseModel):

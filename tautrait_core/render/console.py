@@ -1,7 +1,4 @@
-"""Terminal output of the CLI: tables, metrics and the progress bar (rich).
-
-rich is imported on first use, not at CLI start.
-"""
+"""Terminal output of the CLI: the rich console, JSON output, run tables and metrics."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""Terminal output of the CLI: tables, metrics and the progress bar (rich).
-
-rich is imported on first use, not at CLI start.
-"""
+"""The live progress bar of ``tautrait run`` (rich)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""Running many episodes: task selection, trials, asyncio concurrency, resume, storage.
-
-:func:`execute` runs a configuration to the end and returns a :class:`RunReport`;
-:func:`run` is the upstream-compatible entry point (``run(RunConfig(...))`` returning the
-list of episode results). Every finished episode is stored at once; ``resume`` continues a
-stored run, skipping (task, trial) pairs that finished and re-running those that ended in an
-infrastructure error.
+"""Preparing a run: a configuration resolved against the installed plugins and checked
+before anything runs (models and keys, task selection, the executor), and running one
+(task, trial) episode of it.
 """
 
 from __future__ import annotations

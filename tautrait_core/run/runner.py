@@ -1,4 +1,4 @@
-"""Running many episodes: task selection, trials, asyncio concurrency, resume, storage.
+"""Running many episodes: trials, asyncio concurrency, resume and storage.
 
 :func:`execute` runs a configuration to the end and returns a :class:`RunReport`;
 :func:`run` is the upstream-compatible entry point (``run(RunConfig(...))`` returning the

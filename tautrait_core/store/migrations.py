@@ -1,9 +1,8 @@
-"""The results database: runs and their episodes, in SQLite through SQLModel.
+"""The results database's schema: ordered, named migrations (``m001_initial``, ...).
 
-Every finished episode is committed at once (WAL journal), so a run that is killed loses
-nothing it finished, and ``--resume`` skips what is stored. Episodes whose outcome is
-``error`` are replaced when they are re-run. The schema is created by ordered, named
-migrations recorded in ``_migrations`` (``m001_initial``, ...), applied on open.
+Each migration is applied once and recorded in ``_migrations``; a database written by an
+older version is upgraded when it is opened. Never edit a migration that has shipped: add
+the next one.
 """
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 
 Every finished episode is committed at once (WAL journal), so a run that is killed loses
 nothing it finished, and ``--resume`` skips what is stored. Episodes whose outcome is
-``error`` are replaced when they are re-run. The schema is created by ordered, named
-migrations recorded in ``_migrations`` (``m001_initial``, ...), applied on open.
+``error`` are replaced when they are re-run.
 """
 
 from __future__ import annotations

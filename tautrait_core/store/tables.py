@@ -1,9 +1,8 @@
-"""The results database: runs and their episodes, in SQLite through SQLModel.
+"""The tables of the results database, as SQLModel classes: runs, episodes, diagnoses,
+sweeps and sweep points.
 
-Every finished episode is committed at once (WAL journal), so a run that is killed loses
-nothing it finished, and ``--resume`` skips what is stored. Episodes whose outcome is
-``error`` are replaced when they are re-run. The schema is created by ordered, named
-migrations recorded in ``_migrations`` (``m001_initial``, ...), applied on open.
+The schema itself is created by the migrations in :mod:`tautrait_core.store.migrations`;
+a test checks that both describe the same columns.
 """
 
 from __future__ import annotations

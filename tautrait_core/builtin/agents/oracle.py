@@ -1,4 +1,7 @@
-"""Built-in agents: ``oracle`` (replays the gold actions) and ``tool-calling`` (litellm)."""
+"""The ``oracle`` agent: replays the task's gold actions, then states the required outputs.
+
+An upper bound and an offline dry run: it calls no model.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Built-in agents: ``oracle`` (replays the gold actions) and ``tool-calling`` (litellm)."""
+"""The ``tool-calling`` agent: the model calls tools natively; the domain policy is its
+system prompt.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Built-in user simulators: ``scripted`` (no model) and ``llm`` (litellm)."""
+"""The ``llm`` user simulator: a model plays the customer described by the task instruction,
+through the run's trait backend, and stops with ``###STOP###``.
+"""
 
 from __future__ import annotations
 

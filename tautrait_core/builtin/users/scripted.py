@@ -1,4 +1,6 @@
-"""Built-in user simulators: ``scripted`` (no model) and ``llm`` (litellm)."""
+"""The ``scripted`` user: reads the task instruction, then stops. Calls no model; pairs with
+the ``oracle`` agent for offline runs.
+"""
 
 from __future__ import annotations
 
