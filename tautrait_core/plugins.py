@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass, field
+from importlib import metadata
 from typing import Any
 
-import importlib_metadata
 import pluggy
 
 from tautrait_core import hookspecs
@@ -87,8 +87,8 @@ REGISTRY_HOOKS = {
 
 def _core_version() -> str:
     try:
-        return importlib_metadata.version(CORE_DISTRIBUTION)
-    except importlib_metadata.PackageNotFoundError:
+        return metadata.version(CORE_DISTRIBUTION)
+    except metadata.PackageNotFoundError:
         return "0+unknown"
 
 
@@ -130,7 +130,7 @@ class PluginManager:
     def _load_entry_points(self) -> None:
         selected = os.environ.get(LOAD_PLUGINS_ENV)
         wanted = None if selected is None else {n.strip() for n in selected.split(",") if n}
-        for entry_point in importlib_metadata.entry_points(group=hookspecs.PROJECT_NAME):
+        for entry_point in metadata.entry_points(group=hookspecs.PROJECT_NAME):
             if wanted is not None and entry_point.name not in wanted:
                 continue
             if self.pm.get_plugin(entry_point.name) is not None:

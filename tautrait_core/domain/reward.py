@@ -17,10 +17,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pydantic import (
-    BaseModel,
-    Field,
-)
+from pydantic import BaseModel, Field
 
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.state import (
