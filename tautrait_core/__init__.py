@@ -9,10 +9,10 @@ Names load on first use, so importing the package (and starting the CLI) stays f
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tautrait_core.hookspecs import hookimpl, hookspec
+from tautrait_core.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from tautrait_core.cli.root import json_option, library_call, open_store, results_db_option
@@ -212,14 +212,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tautrait_core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
