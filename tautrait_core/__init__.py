@@ -15,6 +15,7 @@ from tautrait_core.hookspecs import hookimpl, hookspec
 from tautrait_core.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
+    from tautrait_core.analysis.rescore import rescore
     from tautrait_core.cli.root import json_option, library_call, open_store, results_db_option
     from tautrait_core.compat.hashing import UpstreamBaseline, upstream_changes, upstream_hash
     from tautrait_core.config import RunConfig
@@ -71,6 +72,7 @@ _EXPORTS = {
     "RewardInfo": "tautrait_core.domain.reward",
     "compute_reward": "tautrait_core.domain.reward",
     "replay_actions": "tautrait_core.domain.reward",
+    "rescore": "tautrait_core.analysis.rescore",
     "TaskCheck": "tautrait_core.domain.checks",
     "check_task": "tautrait_core.domain.checks",
     "check_task_set": "tautrait_core.domain.checks",
@@ -198,6 +200,7 @@ __all__ = [
     "prepare",
     "redact",
     "replay_actions",
+    "rescore",
     "resolve_task_set",
     "results_db_option",
     "retry_delay",
