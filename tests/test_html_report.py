@@ -12,6 +12,7 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from click.testing import CliRunner
@@ -243,3 +244,46 @@ def test_help_does_not_import_jinja2() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60
     )
     assert "JINJA2 False" in result.stdout, result.stdout + result.stderr
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def text_box(element: ElementTree.Element) -> Box:
+    """A generous bounding box of an SVG text: 0.6 em per character, 1 em above the
+    baseline, 0.3 em below it (sans-serif glyphs fit inside)."""
+    size = float(element.get("font-size", "12"))
+    width = len(element.text or "") * 0.6 * size
+    x, y = float(element.get("x", "0")), float(element.get("y", "0"))
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[
+        element.get("text-anchor", "start")
+    ]
+    return left, y - size, left + width, y + 0.3 * size
+
+
+def rect_box(element: ElementTree.Element) -> Box:
+    x, y = float(element.get("x", "0")), float(element.get("y", "0"))
+    return x, y, x + float(element.get("width", "0")), y + float(element.get("height", "0"))
+
+
+def overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_pass_k_axis_label_clears_the_legend(report_page: Path) -> None:
+    html = report_page.read_text()
+    svg = re.search(r'<svg class="chart pass-k-chart".*?</svg>', html, re.S)
+    assert svg is not None
+    chart = ElementTree.fromstring(svg.group(0))
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    (axis_label,) = [
+        t for t in chart.iterfind("svg:text", ns) if t.text == "k (trials that must all succeed)"
+    ]
+    legend = chart.find("svg:g[@class='legend']", ns)
+    assert legend is not None
+    entries = [text_box(t) for t in legend.iterfind("svg:text", ns)]
+    entries += [rect_box(r) for r in legend.iterfind("svg:rect", ns)]
+    assert len(entries) == 4  # a swatch and a label per run
+    assert not any(overlap(text_box(axis_label), entry) for entry in entries)
+    height = float(chart.get("height", "0"))
+    assert all(entry[3] <= height for entry in entries)  # the legend is inside the chart

@@ -118,10 +118,13 @@ class TraitDropChart:
 
 
 def pass_hat_k_chart(series: list[CurveSeries]) -> PassHatKChart:
-    """pass^k against k for each series, with its confidence band and a legend below."""
+    """pass^k against k for each series, with its confidence band and a legend below.
+
+    The legend starts one text line below the x-axis label, so the two never overlap.
+    """
     left, top, width, height = 56.0, 16.0, 560.0, 240.0
     axis_label_y = top + height + 36
-    legend_top = axis_label_y + 8
+    legend_top = axis_label_y + 2 * FONT_SIZE
     top_k = max((p.k for s in series for p in s.points), default=1)
 
     def x(k: int) -> float:
