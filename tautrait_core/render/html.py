@@ -121,7 +121,7 @@ def anchor(run_id: str, task_id: int, trial: int) -> str:
 
 
 @cache
-def template_environment() -> Environment:
+def _environment() -> Environment:
     """The Jinja2 environment of the report templates: autoescaping on, undefined is an error."""
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
@@ -133,7 +133,7 @@ def template_environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    environment.filters["coord"] = lambda value: f"{value:.1f}"
+    environment.filters["coord"] = lambda value: f"{value:.1f}"  # SVG coordinates
     environment.globals["font_size"] = FONT_SIZE
     return environment
 
@@ -152,7 +152,7 @@ def html_report(
         trait_drop: The trait-drop table, when the runs form one.
         trait_drop_note: Why there is no trait-drop table, when it was refused.
     """
-    page = template_environment().get_template("report.html.j2")
+    page = _environment().get_template("report.html.j2")
     return page.render(
         title="tautrait report: " + ", ".join(s.record.id for s in summaries),
         content_security_policy=CONTENT_SECURITY_POLICY,
