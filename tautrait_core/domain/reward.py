@@ -2,8 +2,9 @@
 
 reward = 1 exactly when
   1. the agent's final database equals the database obtained by replaying the task's gold
-     actions on a fresh copy (terminating tools skipped; a gold action that errors is a
-     no-op apart from what it changed before failing), and
+     plan on a fresh copy (its gold actions less ``respond`` and terminating tools, see
+     :func:`gold_plan`; a gold action that errors is a no-op apart from what it changed
+     before failing), and
   2. every required output string appears in some agent reply, compared lower-cased with
      the commas of the reply removed.
 
