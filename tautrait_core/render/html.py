@@ -12,11 +12,19 @@ from collections import defaultdict
 from html import escape
 
 from tautrait_core.analysis.summary import BootstrapSettings, RunSummary
+from tautrait_core.analysis.trait_audit import TraitAudit
 from tautrait_core.analysis.trait_drop import TraitDropTable
 from tautrait_core.episode.result import EpisodeResult, Outcome
 from tautrait_core.render.charts import CurveSeries, pass_hat_k_chart, trait_drop_chart
 from tautrait_core.render.console import format_cost
-from tautrait_core.render.terminal import change_with_interval, run_heading
+from tautrait_core.render.terminal import (
+    change_with_interval,
+    correlation_lines,
+    fidelity_cell,
+    mean_rating_text,
+    pass_change_by_run,
+    run_heading,
+)
 from tautrait_core.render.transcript import reward_breakdown, transcript
 from tautrait_core.store.tables import DiagnosisRecord
 
@@ -63,6 +71,7 @@ def html_report(
     bootstrap: BootstrapSettings,
     trait_drop: TraitDropTable | None = None,
     trait_drop_note: str | None = None,
+    trait_audits: list[TraitAudit] | None = None,
 ) -> str:
     """The whole page for these runs.
 
@@ -71,6 +80,7 @@ def html_report(
         bootstrap: How the intervals were computed (named on the page).
         trait_drop: The trait-drop table, when the runs form one.
         trait_drop_note: Why there is no trait-drop table, when it was refused.
+        trait_audits: Judge ratings of the users' traits, one per judge model.
     """
     title = "tautrait report: " + ", ".join(s.record.id for s in summaries)
     sections = [
@@ -86,6 +96,7 @@ def html_report(
         sections += ["<h2>Trait drop</h2>", trait_drop_chart(trait_drop), _trait_table(trait_drop)]
     elif trait_drop_note:
         sections += ["<h2>Trait drop</h2>", f'<p class="note">{escape(trait_drop_note)}</p>']
+    sections += [_trait_fidelity(audit, trait_drop) for audit in trait_audits or []]
     sections += [_run_section(summary) for summary in summaries]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -152,6 +163,31 @@ def _trait_table(table: TraitDropTable) -> str:
         cells.append(f'<td class="num">{escape(average)}</td>')
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return f'<table class="trait-drop">{head}{"".join(rows)}</table>'
+
+
+def _trait_fidelity(audit: TraitAudit, trait_drop: TraitDropTable | None) -> str:
+    """Requested against rated trait intensity per run, beside its change of pass^1."""
+    from tautrait_core.trait_mix import TRAITS
+
+    changes = pass_change_by_run(trait_drop) if trait_drop is not None else {}
+    headers = ["run", "traits", "backend", "pass^1 change", *TRAITS, "leakage", "turns"]
+    head = "".join(f"<th>{escape(header)}</th>" for header in headers)
+    rows = []
+    for run in audit.runs:
+        cells = [run.run_id, run.traits, run.trait_backend, changes.get(run.run_id, "-")]
+        cells += [fidelity_cell(run, trait) for trait in TRAITS]
+        cells += [mean_rating_text(run.leakage), str(run.turns)]
+        rows.append("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in cells) + "</tr>")
+    notes = [
+        f"Mean judge rating 0-2 per user turn by {audit.model}; requested intensity in "
+        "brackets; leakage: mean rating of the traits not requested.",
+        *correlation_lines(audit),
+    ]
+    return (
+        "<h2>Trait fidelity</h2>"
+        f'<table class="trait-fidelity"><tr>{head}</tr>{"".join(rows)}</table>'
+        + "".join(f'<p class="note">{escape(note)}</p>' for note in notes)
+    )
 
 
 def _run_section(summary: RunSummary) -> str:
