@@ -17,13 +17,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tautrait_core.analysis.summary import BootstrapSettings, RunSummary
+from tautrait_core.analysis.trait_audit import TraitAudit
 from tautrait_core.analysis.trait_drop import TraitDropTable
 from tautrait_core.episode.result import EpisodeResult, Outcome
 from tautrait_core.render.charts import FONT_SIZE, CurveSeries, pass_hat_k_chart, trait_drop_chart
 from tautrait_core.render.console import format_cost
-from tautrait_core.render.terminal import change_with_interval, run_heading
+from tautrait_core.render.terminal import (
+    change_with_interval,
+    correlation_lines,
+    fidelity_cell,
+    mean_rating_text,
+    pass_change_by_run,
+    run_heading,
+)
 from tautrait_core.render.transcript import reward_breakdown, transcript
 from tautrait_core.store.tables import DiagnosisRecord
+from tautrait_core.trait_mix import TRAITS
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -61,6 +70,15 @@ class TraitRow:
     base: str
     changes: list[str]
     average: str
+
+
+@dataclass(frozen=True)
+class FidelityView:
+    """The trait-fidelity table of one judge model: a row of cells per run, then notes."""
+
+    headers: list[str]
+    rows: list[list[str]]
+    notes: list[str]
 
 
 @dataclass(frozen=True)
@@ -143,6 +161,7 @@ def html_report(
     bootstrap: BootstrapSettings,
     trait_drop: TraitDropTable | None = None,
     trait_drop_note: str | None = None,
+    trait_audits: list[TraitAudit] | None = None,
 ) -> str:
     """The whole page for these runs.
 
@@ -151,6 +170,7 @@ def html_report(
         bootstrap: How the intervals were computed (named on the page).
         trait_drop: The trait-drop table, when the runs form one.
         trait_drop_note: Why there is no trait-drop table, when it was refused.
+        trait_audits: Judge ratings of the users' traits, one per judge model.
     """
     page = _environment().get_template("report.html.j2")
     return page.render(
@@ -165,6 +185,7 @@ def html_report(
         trait_drop_columns=[] if trait_drop is None else trait_drop.columns,
         trait_drop_rows=[] if trait_drop is None else _trait_rows(trait_drop),
         trait_drop_note=trait_drop_note,
+        trait_fidelity=[_fidelity_view(audit, trait_drop) for audit in trait_audits or []],
         sections=[_run_view(summary) for summary in summaries],
     )
 
@@ -216,6 +237,33 @@ def _trait_rows(table: TraitDropTable) -> list[TraitRow]:
             )
         )
     return rows
+
+
+def _fidelity_view(audit: TraitAudit, trait_drop: TraitDropTable | None) -> FidelityView:
+    """Requested against rated trait intensity per run, beside its change of pass^1."""
+    changes = pass_change_by_run(trait_drop) if trait_drop is not None else {}
+    rows = [
+        [
+            run.run_id,
+            run.traits,
+            run.trait_backend,
+            changes.get(run.run_id, "-"),
+            *(fidelity_cell(run, trait) for trait in TRAITS),
+            mean_rating_text(run.leakage),
+            str(run.turns),
+        ]
+        for run in audit.runs
+    ]
+    notes = [
+        f"Mean judge rating 0-2 per user turn by {audit.model}; requested intensity in "
+        "brackets; leakage: mean rating of the traits not requested.",
+        *correlation_lines(audit),
+    ]
+    return FidelityView(
+        headers=["run", "traits", "backend", "pass^1 change", *TRAITS, "leakage", "turns"],
+        rows=rows,
+        notes=notes,
+    )
 
 
 def _run_view(summary: RunSummary) -> RunView:
