@@ -85,8 +85,9 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
         self.prepared: PreparedRun = prepare(checked)
         self.config = self.prepared.config.model_copy(update={self.side: "gym"})
         self.template = template_for(self.prepared.domain, self.prepared.task_set)
-        self.today = dt.date.fromisoformat(today) if isinstance(today, str) else today
-        self.today = self.today or dt.date.today()
+        if isinstance(today, str):
+            today = dt.date.fromisoformat(today)
+        self.today = today or dt.date.today()
         self._loop = asyncio.new_event_loop()
         self._handoff: Handoff | None = None
         self.context: EpisodeContext | None = None
@@ -121,6 +122,7 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
         )
         self._handoff = Handoff(self._loop)
         view = self._handoff.start(self._episode(self.context, self._handoff))
+        self.result = self._handoff.result
         return self._observation(view), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:
@@ -133,11 +135,10 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
         if self._handoff is None or self.result is not None:
             raise RuntimeError("no episode is running: call reset() first")
         view = self._handoff.answer(self._parse(action))
+        self.result = result = self._handoff.result
         observation = self._observation(view)
-        if view is not None:
+        if result is None:
             return observation, 0.0, False, False, self._info()
-        result = self._handoff.result
-        assert result is not None
         truncated = result.termination == Termination.MAX_STEPS
         return observation, result.reward, not truncated, truncated, self._info()
 
@@ -162,14 +163,13 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
 
     def _info(self) -> dict[str, Any]:
         """Task and trait mix always; once the episode ended, how and why it scored."""
-        assert self.context is not None and self._handoff is not None
+        assert self.context is not None
         info: dict[str, Any] = {
             "task_id": self.context.task_id,
             "traits": self.config.traits.label(),
         }
-        result = self._handoff.result
+        result = self.result
         if result is not None:
-            self.result = result
             info.update(
                 outcome=result.outcome.value,
                 termination=result.termination.value,
@@ -219,8 +219,8 @@ class AgentEnv(EpisodeEnv):
     def _observation(self, view: Any) -> dict[str, str]:
         if view is not None:
             self._conversation = view
-        elif self._handoff is not None and self._handoff.result is not None:
-            self._conversation = self._handoff.result.messages
+        elif self.result is not None:
+            self._conversation = self.result.messages
         return {"messages": conversation_json(self._conversation), "tools": self._tools}
 
 
