@@ -139,3 +139,25 @@ def test_deeply_nested_tool_arguments_fail_the_episode_and_keep_the_transcript(
     assert observations[0].startswith("Error: the arguments for annotate_book nest deeper")
     assert observations[1] == "Transferred"
     assert report.run.status == "finished"
+
+
+def test_store_replaces_unencodable_text_it_is_given(tmp_path) -> None:
+    from tautrait_core.episode.messages import Message
+    from tautrait_core.episode.result import EpisodeResult
+    from tautrait_core.store.results import ResultStore
+
+    store = ResultStore(tmp_path / "r.db")
+    run = store.create_run(RunConfig(domain="toylib", user="scripted"), "test", [0], {})
+    result = EpisodeResult(
+        task_id=0,
+        trial=0,
+        outcome=Outcome.FAIL,
+        reward=0.0,
+        termination=Termination.AGENT_ERROR,
+        messages=[Message(role="assistant", content=f"from a plugin agent {LONE_SURROGATE}")],
+        error=f"agent: ValueError: {LONE_SURROGATE}",
+    )
+    store.save_episode(run.id, result)
+    (stored,) = store.episodes(run.id)
+    assert stored.messages[0].content == "from a plugin agent \ufffd"
+    assert stored.error == "agent: ValueError: \ufffd"

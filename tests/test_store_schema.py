@@ -16,6 +16,7 @@ TABLES = [
     tables.DiagnosisRecord,
     tables.SweepRecord,
     tables.SweepPointRecord,
+    tables.RunLeaseRecord,
 ]
 
 
@@ -69,7 +70,7 @@ def test_every_table_is_compared() -> None:
     assert declared == {
         table.name
         for table in SQLModel.metadata.tables.values()
-        if table.name in {"runs", "episodes", "diagnoses", "sweeps", "sweep_points"}
+        if table.name in {"runs", "episodes", "diagnoses", "sweeps", "sweep_points", "run_leases"}
     }
     assert len(TABLES) == len(
         [v for v in vars(tables).values() if isinstance(v, type) and hasattr(v, "__table__")]
