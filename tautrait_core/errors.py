@@ -67,3 +67,7 @@ class StorageError(TautraitError):
 
 class SweepError(TautraitError):
     """A sweep file is invalid, or does not match the sweep stored under its name."""
+
+
+class RunBusyError(TautraitError):
+    """Another live process is writing the run (a second writer is refused)."""

@@ -5,9 +5,10 @@ only difference is that their distribution is ``tautrait-core``. Third-party plu
 found through entry points in the ``tautrait`` group. ``TAUTRAIT_LOAD_PLUGINS=a,b`` loads
 only the named entry points (an empty value loads none); built-ins always load.
 
-A plugin that fails to import is reported (distribution, error, how to uninstall it) and
-skipped, so a broken plugin never takes the command line down with it. Registering a name
-twice is an error that names both distributions.
+A plugin that fails to import, or whose hook raises, is reported once (distribution, error,
+how to uninstall it) and skipped, so a broken plugin never takes the command line down with
+it. A name registered twice is unusable: only the commands that use it fail, with an error
+that names both distributions and advises removing the plugin (never the core).
 """
 
 from __future__ import annotations
@@ -61,18 +62,47 @@ class PluginInfo:
 
 @dataclass
 class LoadFailure:
-    """A plugin entry point that failed to import."""
+    """A plugin entry point that failed to import, or one of its hooks that raised."""
 
     name: str
     distribution: str
     version: str
     error: str
+    hook: str | None = None
+    """The hook that raised (``None``: the plugin failed to import)."""
 
     def message(self) -> str:
+        failed = "failed to import" if self.hook is None else f"failed in its {self.hook} hook"
         return (
             f"plugin {self.name!r} from distribution {self.distribution} {self.version} "
-            f"failed to import and was skipped: {self.error}. "
+            f"{failed} and was skipped: {self.error}. "
             f"Fix or remove it with: pip uninstall {self.distribution}"
+        )
+
+
+def _describe_error(exc: Exception) -> str:
+    """``Type: message``, with the file and line of a syntax error."""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return f"{type(exc).__name__}: {exc.msg} ({exc.filename}, line {exc.lineno})"
+    return f"{type(exc).__name__}: {exc}"
+
+
+@dataclass(frozen=True)
+class NameClash:
+    """A name registered by two plugins; commands that use it fail with :meth:`error`."""
+
+    kind: str
+    name: str
+    first: Provenance
+    second: Provenance
+
+    def error(self) -> PluginError:
+        plugins = [s for s in (self.first, self.second) if s.distribution != CORE_DISTRIBUTION]
+        removals = " or ".join(f"pip uninstall {s.distribution}" for s in plugins)
+        return PluginError(
+            f"{self.kind} {self.name!r} is registered twice: by {self.first.describe()} "
+            f"and by {self.second.describe()}. Remove the plugin that should not supply it "
+            f"({removals}), or choose which plugins to load with {LOAD_PLUGINS_ENV}."
         )
 
 
@@ -105,6 +135,7 @@ class PluginManager:
         self.provenance: dict[str, Provenance] = {}
         self.load_failures: list[LoadFailure] = []
         self._registries: dict[str, dict[str, tuple[Any, Provenance]]] = {}
+        self._clashes: dict[str, dict[str, NameClash]] = {}
         self._loaded = False
 
     # -- loading ---------------------------------------------------------------------
@@ -141,17 +172,28 @@ class PluginManager:
             try:
                 module = entry_point.load()
             except Exception as exc:  # a broken plugin must not break the CLI
-                failure = LoadFailure(
-                    entry_point.name, dist_name, version, f"{type(exc).__name__}: {exc}"
+                self._report(
+                    LoadFailure(entry_point.name, dist_name, version, _describe_error(exc))
                 )
-                self.load_failures.append(failure)
-                warnings.warn(failure.message(), PluginLoadWarning, stacklevel=2)
                 continue
             self.register(
                 module,
                 name=entry_point.name,
                 provenance=Provenance(entry_point.name, dist_name, version),
             )
+
+    def _report(self, failure: LoadFailure) -> None:
+        """Warn about a failed plugin once (registries are refilled after each change)."""
+        if failure in self.load_failures:
+            return
+        self.load_failures.append(failure)
+        warnings.warn(failure.message(), PluginLoadWarning, stacklevel=3)
+
+    def _hook_failed(self, plugin: str, hook: str, exc: Exception) -> None:
+        source = self.provenance.get(plugin) or Provenance(plugin, "?", "")
+        self._report(
+            LoadFailure(plugin, source.distribution, source.version, _describe_error(exc), hook)
+        )
 
     def register(self, plugin: object, name: str, provenance: Provenance | None = None) -> None:
         """Register a plugin object (module or class with ``@hookimpl`` functions).
@@ -161,12 +203,14 @@ class PluginManager:
         self.pm.register(plugin, name=name)
         self.provenance[name] = provenance or Provenance(name, "(in-process)", "")
         self._registries.clear()
+        self._clashes.clear()
 
     def unregister(self, name: str) -> None:
         """Remove a plugin registered with :meth:`register`."""
         self.pm.unregister(name=name)
         self.provenance.pop(name, None)
         self._registries.clear()
+        self._clashes.clear()
 
     # -- registries ------------------------------------------------------------------
 
@@ -175,28 +219,36 @@ class PluginManager:
         if kind in self._registries:
             return self._registries[kind]
         registry: dict[str, tuple[Any, Provenance]] = {}
+        clashes: dict[str, NameClash] = {}
         hook = getattr(self.pm.hook, REGISTRY_HOOKS[kind])
         # Call each implementation on its own so every part is attributed to its plugin.
         for impl in reversed(hook.get_hookimpls()):
             source = self.provenance.get(impl.plugin_name) or Provenance(impl.plugin_name, "?", "")
+            added: list[str] = []
 
-            def register(part: Any, _source: Provenance = source) -> None:
+            def register(
+                part: Any, _source: Provenance = source, _added: list[str] = added
+            ) -> None:
                 part_name = getattr(part, "name", None)
                 if not isinstance(part_name, str) or not part_name:
                     raise PluginError(f"{_source.describe()} registered a {kind} without a name")
-                if part_name in registry:
-                    first = registry[part_name][1]
-                    raise PluginError(
-                        f"{kind} {part_name!r} is registered twice: by {first.describe()} "
-                        f"and by {_source.describe()}. Uninstall one of them "
-                        f"(pip uninstall {_source.distribution}) or choose which to load "
-                        f"with {LOAD_PLUGINS_ENV}."
-                    )
+                if part_name in registry or part_name in clashes:
+                    first = registry.pop(part_name, None)
+                    first_source = first[1] if first else clashes[part_name].first
+                    clashes[part_name] = NameClash(kind, part_name, first_source, _source)
+                    return
                 registry[part_name] = (part, _source)
+                _added.append(part_name)
 
             kwargs = {"register": register}
-            impl.function(*[kwargs[arg] for arg in impl.argnames])
+            try:
+                impl.function(*[kwargs[arg] for arg in impl.argnames])
+            except Exception as exc:  # a broken plugin must not break the others
+                for part_name in added:
+                    registry.pop(part_name, None)
+                self._hook_failed(impl.plugin_name, REGISTRY_HOOKS[kind], exc)
         self._registries[kind] = registry
+        self._clashes[kind] = clashes
         return registry
 
     def names(self, kind: str) -> list[str]:
@@ -204,8 +256,11 @@ class PluginManager:
         return sorted(self._fill(kind))
 
     def get(self, kind: str, name: str, hint: str = "") -> Any:
-        """The part registered under ``name``, or :class:`UnknownNameError`."""
+        """The part registered under ``name``; :class:`PluginError` if two plugins register
+        it, :class:`UnknownNameError` if none does."""
         registry = self._fill(kind)
+        if name in self._clashes[kind]:
+            raise self._clashes[kind][name].error()
         if name not in registry:
             raise UnknownNameError(kind.replace("_", " "), name, list(registry), hint)
         return registry[name][0]
@@ -218,7 +273,12 @@ class PluginManager:
     def add_commands(self, cli: Any) -> None:
         """Let plugins add commands to the root click group."""
         self.load()
-        self.pm.hook.register_commands(cli=cli)
+        for impl in reversed(self.pm.hook.register_commands.get_hookimpls()):
+            kwargs = {"cli": cli}
+            try:
+                impl.function(*[kwargs[arg] for arg in impl.argnames])
+            except Exception as exc:  # a broken plugin must not break the others
+                self._hook_failed(impl.plugin_name, "register_commands", exc)
 
     def plugin_infos(self) -> list[PluginInfo]:
         """Every loaded plugin with its distribution and the names it registered."""

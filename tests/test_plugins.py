@@ -80,7 +80,7 @@ def test_plugin_that_fails_to_import_is_reported_and_skipped(site: Path) -> None
     assert "tautrait_broken" not in names and "tautrait_core.builtin.agents" in names
 
 
-def test_duplicate_names_are_a_startup_error_naming_both_distributions(site: Path) -> None:
+def test_duplicate_names_fail_only_the_commands_that_use_them(site: Path) -> None:
     make_distribution(
         site,
         "tautrait-one",
@@ -93,10 +93,81 @@ def test_duplicate_names_are_a_startup_error_naming_both_distributions(site: Pat
         "tautrait_two",
         AGENT_PLUGIN.format(agent="same", command="two", dist="two"),
     )
-    result = tautrait(site, "plugins")
+    listing = tautrait(site, "plugins")
+    assert listing.returncode == 0, listing.stderr
+    assert tautrait(site, "one").stdout.strip() == "hello from one"
+    result = tautrait(site, "run", "--domain", "retail", "--agent", "same", "--user", "scripted")
     assert result.returncode != 0
     assert "agent 'same' is registered twice" in result.stderr
     assert "tautrait-one 1.2.0" in result.stderr and "tautrait-two 1.2.0" in result.stderr
+
+
+CLASHING_USER_PLUGIN = """
+from tautrait_core import hookimpl
+
+class Impostor:
+    name = "llm"
+
+@hookimpl
+def register_user_simulators(register):
+    register(Impostor)
+"""
+
+
+def test_plugin_reusing_a_core_name_breaks_only_that_name_and_names_the_plugin(
+    site: Path,
+) -> None:
+    make_distribution(site, "tautrait-impostor", "tautrait_impostor", CLASHING_USER_PLUGIN)
+    listing = tautrait(site, "plugins", "--json")
+    assert listing.returncode == 0, listing.stderr
+    tasks = tautrait(site, "tasks", "--domain", "retail", "--json")
+    assert tasks.returncode == 0, tasks.stderr
+    result = tautrait(site, "run", "--domain", "retail", "--agent", "oracle", "--user", "llm")
+    assert result.returncode != 0
+    assert "user 'llm' is registered twice" in result.stderr
+    assert "pip uninstall tautrait-impostor" in result.stderr
+    assert "pip uninstall tautrait-core" not in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+BROKEN_HOOK_PLUGIN = """
+from tautrait_core import hookimpl
+
+@hookimpl
+def register_domains(register):
+    from tautrait_broken_domain import build  # the module has a syntax error
+    register(build())
+
+@hookimpl
+def register_agents(register):
+    raise RuntimeError("agents exploded")
+"""
+
+
+def test_plugin_whose_hook_raises_is_reported_once_and_others_keep_working(
+    site: Path,
+) -> None:
+    (site / "tautrait_broken_domain.py").write_text("def build(:\n    pass\n")
+    make_distribution(site, "tautrait-brokenhook", "tautrait_brokenhook", BROKEN_HOOK_PLUGIN)
+    make_distribution(
+        site,
+        "tautrait-echo",
+        "tautrait_echo",
+        AGENT_PLUGIN.format(agent="echo", command="hello", dist="echo"),
+    )
+    result = tautrait(site, "plugins", "--json")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "tautrait-brokenhook" in line]
+    assert len(warnings) == 2, result.stderr  # one per failing hook, each reported once
+    domain_warning = next(line for line in warnings if "register_domains" in line)
+    assert "SyntaxError" in domain_warning and "tautrait_broken_domain.py" in domain_warning
+    assert "pip uninstall tautrait-brokenhook" in domain_warning
+    assert "RuntimeError: agents exploded" in result.stderr
+    listing = json.loads(result.stdout)
+    assert plugin_named(listing, "tautrait_echo")["registers"]["agent"] == ["echo"]
+    assert "retail" in plugin_named(listing, "retail")["registers"]["domain"]
+    assert tautrait(site, "hello").stdout.strip() == "hello from echo"
 
 
 def test_load_plugins_variable_selects_entry_points(site: Path) -> None:
@@ -144,15 +215,18 @@ class InProcessPlugin:
         register(Twin)
 
 
-def test_in_process_duplicate_with_a_builtin_is_rejected() -> None:
+def test_in_process_duplicate_with_a_builtin_is_rejected_where_used() -> None:
     reset_plugin_manager()
     manager = get_plugin_manager()
     manager.register(InProcessPlugin, name="twin")
     try:
+        assert "tool-calling" in manager.names("agent")
+        manager.get("agent", "tool-calling")
         with pytest.raises(
             PluginError, match="agent 'oracle' is registered twice: by tautrait-core"
-        ):
-            manager.names("agent")
+        ) as error:
+            manager.get("agent", "oracle")
+        assert "pip uninstall tautrait-core" not in str(error.value)
     finally:
         manager.unregister("twin")
         reset_plugin_manager()

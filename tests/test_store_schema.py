@@ -17,6 +17,7 @@ TABLES = [
     tables.TraitRatingRecord,
     tables.SweepRecord,
     tables.SweepPointRecord,
+    tables.RunLeaseRecord,
 ]
 
 
@@ -71,7 +72,15 @@ def test_every_table_is_compared() -> None:
         table.name
         for table in SQLModel.metadata.tables.values()
         if table.name
-        in {"runs", "episodes", "diagnoses", "trait_ratings", "sweeps", "sweep_points"}
+        in {
+            "runs",
+            "episodes",
+            "diagnoses",
+            "trait_ratings",
+            "sweeps",
+            "sweep_points",
+            "run_leases",
+        }
     }
     assert len(TABLES) == len(
         [v for v in vars(tables).values() if isinstance(v, type) and hasattr(v, "__table__")]

@@ -7,9 +7,11 @@ Commands live in small modules that attach themselves to the root group; heavy m
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 import warnings
+from typing import Any
 
 import click
 
@@ -64,7 +66,22 @@ def main(argv: list[str] | None = None) -> None:
         manager.add_commands(cli)
     for warning in caught:
         click.echo(f"Warning: {warning.message}", err=True)
-    cli.main(args=arguments, prog_name="tautrait")
+    with warnings.catch_warnings():  # plugins whose hooks fail while the command runs
+        show_other = warnings.showwarning
+        warnings.showwarning = functools.partial(_show_warning, show_other)
+        cli.main(args=arguments, prog_name="tautrait")
+
+
+def _show_warning(
+    show_other: Any, message: Warning | str, category: type[Warning], *args: Any
+) -> None:
+    """Print a plugin's failure as one line; other warnings as Python would."""
+    from tautrait_core.plugins import PluginLoadWarning
+
+    if issubclass(category, PluginLoadWarning):
+        click.echo(f"Warning: {message}", err=True)
+    else:
+        show_other(message, category, *args)
 
 
 if __name__ == "__main__":

@@ -75,7 +75,9 @@ def runs() -> None:
 @results_db_option
 @json_option
 def runs_list(results_db: Path | None, as_json: bool) -> None:
-    """List stored runs, newest first."""
+    """List stored runs, newest first (a run whose process is gone shows as stale)."""
+    from tautrait_core.store.leases import STALE_STATUS
+
     store = open_store(results_db)
     rows = []
     for record in store.list_runs():
@@ -83,8 +85,15 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
         rows.append({**record.model_dump(exclude={"config", "plugins", "task_ids"}), **counts})
     if as_json:
         echo_json(rows)
-    else:
-        console().print(runs_table(rows))
+        return
+    out = console()
+    out.print(runs_table(rows))
+    for row in rows:
+        if row["status"] == STALE_STATUS:
+            out.print(
+                f"[yellow]Run {row['id']} is stale: its process is gone (killed or ended "
+                f"without a word). Continue it with: tautrait run --resume {row['id']}[/yellow]"
+            )
 
 
 @cli.command()

@@ -78,8 +78,14 @@ class _TableInfo:
             # SQLite gives a column declared JSON numeric affinity: a scalar such as 25
             # comes back as a number rather than JSON text.
             if isinstance(raw, str | bytes):
-                canonical[index] = to_hashable(json.loads(raw))
-        return repr(tuple(canonical))
+                try:
+                    canonical[index] = to_hashable(json.loads(raw))
+                except RecursionError:  # nested too deeply to canonicalize: the text itself
+                    canonical[index] = ("unparsed JSON", raw)
+        try:
+            return repr(tuple(canonical))
+        except RecursionError:
+            return repr(tuple(("unparsed JSON", value) for value in values))
 
     def pk_text(self, values: Sequence[Any]) -> str:
         positions = [self.columns.index(c) for c in self.pk]

@@ -12,7 +12,14 @@ Failures are classified so that metrics stay honest:
   simulator that breaks, makes the episode an ``error`` (excluded from pass^k, re-run on
   resume);
 * an agent that overflows its context window or raises makes the episode a ``fail``: that
-  is the agent's own failure.
+  is the agent's own failure;
+* tool-call arguments that nest deeper than :data:`MAX_ARGUMENT_DEPTH` levels or are longer
+  than :data:`MAX_ARGUMENT_CHARS` characters are never run: the agent gets an ``Error: ...``
+  observation (the stored call keeps at most :data:`MAX_ARGUMENT_CHARS` characters), the
+  conversation goes on, and the episode is scored like any other (so it usually fails).
+
+Text the agent, the user simulator or a tool returns is stored and shown as it is, except
+for characters UTF-8 cannot encode (lone surrogates), which become U+FFFD.
 """
 
 from __future__ import annotations
@@ -29,8 +36,13 @@ from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
 from tautrait_core.episode.result import FINISHED_TERMINATIONS, EpisodeResult, Outcome, Termination
 from tautrait_core.episode.user import UserSimulator
 from tautrait_core.errors import ContextWindowError, ProviderError
-from tautrait_core.llm.client import call_log
+from tautrait_core.llm.client import call_log, encodable_text
 from tautrait_core.llm.usage import ModelCall
+
+MAX_ARGUMENT_DEPTH = 32
+"""Deepest nesting of arrays and objects accepted in tool-call arguments."""
+MAX_ARGUMENT_CHARS = 100_000
+"""Longest tool-call argument text accepted (and stored)."""
 
 
 class _UserFailure(Exception):
@@ -42,14 +54,55 @@ def invalid_arguments_observation(name: str, error: Exception) -> str:
     return f"Error: the arguments for {name} are not a valid JSON object ({error})"
 
 
+def argument_depth(text: str) -> int:
+    """How deeply the arrays and objects of a JSON text nest (without parsing it)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for character in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif character == "\\":
+                escaped = True
+            elif character == '"':
+                in_string = False
+        elif character == '"':
+            in_string = True
+        elif character in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in "]}":
+            depth -= 1
+    return deepest
+
+
+def bounded_call(call: ToolCall) -> ToolCall:
+    """``call`` as it is stored: arguments cut to :data:`MAX_ARGUMENT_CHARS` characters."""
+    if len(call.arguments) <= MAX_ARGUMENT_CHARS:
+        return call
+    cut = len(call.arguments) - MAX_ARGUMENT_CHARS
+    kept = call.arguments[:MAX_ARGUMENT_CHARS] + f"...[{cut} more characters not stored]"
+    return call.model_copy(update={"arguments": kept})
+
+
 def execute_tool_call(domain: Domain, db: EpisodeDB, call: ToolCall) -> str:
-    """Run one tool call as an episode does: malformed arguments and unknown tools give an
-    ``Error: ...`` observation, never an exception."""
+    """Run one tool call as an episode does: malformed, oversized or too deeply nested
+    arguments and unknown tools give an ``Error: ...`` observation, never an exception."""
+    if len(call.arguments) > MAX_ARGUMENT_CHARS:
+        return (
+            f"Error: the arguments for {call.name} are {len(call.arguments)} characters long; "
+            f"at most {MAX_ARGUMENT_CHARS} are accepted"
+        )
+    if argument_depth(call.arguments) > MAX_ARGUMENT_DEPTH:
+        return (
+            f"Error: the arguments for {call.name} nest deeper than {MAX_ARGUMENT_DEPTH} "
+            "levels of arrays and objects"
+        )
     try:
         arguments = call.parsed_arguments()
     except ValueError as exc:
         return invalid_arguments_observation(call.name, exc)
-    return domain.run_tool(db, call.name, arguments)
+    return encodable_text(domain.run_tool(db, call.name, arguments))
 
 
 def ends_episode(domain: Domain, call: ToolCall) -> bool:
@@ -92,8 +145,9 @@ async def run_episode(
                 steps += 1
                 if reply.tool_calls:
                     call = reply.tool_calls[0]
+                    content = None if reply.content is None else encodable_text(reply.content)
                     messages.append(
-                        Message(role="assistant", content=reply.content, tool_calls=[call])
+                        Message(role="assistant", content=content, tool_calls=[bounded_call(call)])
                     )
                     observation = execute_tool_call(domain, db, call)
                     messages.append(
@@ -104,7 +158,7 @@ async def run_episode(
                     if ends_episode(domain, call):
                         termination = Termination.TERMINATING_TOOL
                 else:
-                    content = reply.content or ""
+                    content = encodable_text(reply.content or "")
                     messages.append(Message(role="assistant", content=content))
                     replies.append(content)
                     answer = await _user_turn(user.reply(content))
@@ -148,7 +202,7 @@ async def run_episode(
         termination=termination,
         reward_info=reward_info,
         messages=messages,
-        error=error,
+        error=None if error is None else encodable_text(error),
         agent_usage=agent.usage,
         user_usage=user.usage,
         calls=calls,
@@ -163,4 +217,4 @@ async def _user_turn(awaitable: object) -> str:
         text = await awaitable  # type: ignore[misc]
     except Exception as exc:
         raise _UserFailure(str(exc)) from exc
-    return str(text)
+    return encodable_text(str(text))

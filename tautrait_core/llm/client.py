@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,19 @@ from tautrait_core.llm.usage import ModelCall, Usage
 
 LOCAL_KEY = "sk-local-no-key"
 """Sent to OpenAI-compatible local servers (vLLM, Ollama, llama.cpp) that need no key."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable_text(text: str) -> str:
+    """``text`` with every character UTF-8 cannot encode (a lone UTF-16 surrogate, which
+    valid JSON such as ``"\\udcff"`` can carry) replaced by U+FFFD, so that it can be stored,
+    shown and sent back to a model."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
 
 
 @dataclass(frozen=True)
@@ -174,13 +188,14 @@ def _completion(litellm: Any, response: Any, cached: bool = False) -> Completion
     raw = choice.message
     tool_calls = [
         ToolCall(
-            id=call.id or f"call_{index}",
-            name=call.function.name or "",
-            arguments=call.function.arguments or "",
+            id=encodable_text(call.id or f"call_{index}"),
+            name=encodable_text(call.function.name or ""),
+            arguments=encodable_text(call.function.arguments or ""),
         )
         for index, call in enumerate(getattr(raw, "tool_calls", None) or [])
     ]
-    message = Message(role="assistant", content=raw.content, tool_calls=tool_calls or None)
+    content = None if raw.content is None else encodable_text(raw.content)
+    message = Message(role="assistant", content=content, tool_calls=tool_calls or None)
     usage_info = getattr(response, "usage", None)
     if cached:
         cost: float | None = 0.0

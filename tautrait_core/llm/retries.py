@@ -1,7 +1,8 @@
 """Which provider failures are retried, and how long to wait before each retry.
 
 Rate limits, timeouts, connection errors and 5xx answers are retried with exponential
-backoff and jitter; a provider's ``Retry-After`` header is honoured.
+backoff and jitter; a provider's ``Retry-After`` header is honoured. A request that cannot
+be encoded on the client (text UTF-8 cannot carry) is never retried.
 """
 
 from __future__ import annotations
@@ -44,8 +45,23 @@ def _retry_after(error: Exception) -> float | None:
 
 
 def _is_retryable(error: Exception) -> bool:
+    if _failed_to_encode(error):  # the same request fails the same way every time
+        return False
     names = {cls.__name__ for cls in type(error).__mro__}
     if names & set(RETRYABLE):
         return True
     status = getattr(error, "status_code", None)
     return isinstance(status, int) and status >= 500
+
+
+def _failed_to_encode(error: BaseException) -> bool:
+    """Whether the request could not even be encoded on the client (litellm reports that
+    as a server or connection error)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, UnicodeError):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return "codec can't encode" in str(error)

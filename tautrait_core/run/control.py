@@ -1,5 +1,5 @@
-"""What watches and stops a run: progress events, Ctrl-C handling and the ``--max-cost``
-spend limit.
+"""What watches and stops a run: progress events, Ctrl-C and SIGTERM handling and the
+``--max-cost`` spend limit.
 """
 
 from __future__ import annotations
@@ -24,9 +24,14 @@ class RunProgress(Protocol):
     def episode_finished(self, result: EpisodeResult) -> None: ...
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""Signals that stop a run; SIGTERM (``kill``, a scheduler ending a job) acts as Ctrl-C."""
+
+
 class StopControl:
-    """Ctrl-C handling: the first interrupt stops new episodes and lets running ones finish;
-    a second one abandons the running episodes (they are not stored and run again on resume).
+    """Ctrl-C (or SIGTERM) handling: the first interrupt stops new episodes and lets running
+    ones finish; a second one abandons the running episodes (they are not stored and run
+    again on resume).
     """
 
     def __init__(self, progress: RunProgress | None) -> None:
@@ -46,21 +51,25 @@ class StopControl:
     ) -> None:
         self._workers, self._running = workers, running
         if handle_signals and threading.current_thread() is threading.main_thread():
-            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, self.interrupt)
+            loop = asyncio.get_running_loop()
+            for number in STOP_SIGNALS:
+                loop.add_signal_handler(number, self.interrupt, number.name)
             self._installed = True
 
     def unwatch(self) -> None:
         if self._installed:
-            asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+            for number in STOP_SIGNALS:
+                asyncio.get_running_loop().remove_signal_handler(number)
             self._installed = False
 
-    def interrupt(self) -> None:
-        """What a Ctrl-C does (also callable directly)."""
+    def interrupt(self, signal_name: str = "SIGINT") -> None:
+        """What a Ctrl-C or SIGTERM does (also callable directly)."""
         if not self.stop_requested:
             self.stop_requested = True
+            received = "" if signal_name == "SIGINT" else f"{signal_name} received. "
             self._notice(
-                f"Stopping: no new episodes; waiting for {len(self._running)} running episodes "
-                "to finish (press Ctrl-C again to abandon them)"
+                f"{received}Stopping: no new episodes; waiting for {len(self._running)} running "
+                "episodes to finish (press Ctrl-C again to abandon them)"
             )
             return
         self.cancelled = True

@@ -4,7 +4,9 @@
 :func:`run` is the upstream-compatible entry point (``run(RunConfig(...))`` returning the
 list of episode results). Every finished episode is stored at once; ``resume`` continues a
 stored run, skipping (task, trial) pairs that finished and re-running those that ended in an
-infrastructure error.
+infrastructure error. One process at a time writes a run: it holds the run's lease (see
+:mod:`tautrait_core.store.leases`), and a second live writer is refused with
+:class:`~tautrait_core.errors.RunBusyError`.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from tautrait_core.errors import StorageError
 from tautrait_core.paths import default_results_db
 from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.run.control import RunProgress, SpendTracker, StopControl
-from tautrait_core.run.executors import executor_for
+from tautrait_core.run.executors import EpisodeExecutor, executor_for
 from tautrait_core.run.prepared import PreparedRun, prepare
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord
@@ -108,6 +110,30 @@ async def execute_async(
         )
         if on_created is not None:
             on_created(record)
+    lease = store.lease(record.id)
+    try:
+        lease.acquire()  # refuses a second live writer of the run
+    except BaseException:
+        executor.close()
+        raise
+    try:
+        return await _run_pending(
+            store, record, config, prepared, executor, progress, handle_signals
+        )
+    finally:
+        lease.release()
+
+
+async def _run_pending(
+    store: ResultStore,
+    record: RunRecord,
+    config: RunConfig,
+    prepared: PreparedRun,
+    executor: EpisodeExecutor,
+    progress: RunProgress | None,
+    handle_signals: bool,
+) -> RunReport:
+    """Run the episodes of ``record`` not finished yet, storing each one at once."""
     done = store.finished_pairs(record.id)
     pending = [pair for pair in schedule(prepared) if pair not in done]
     if progress is not None:

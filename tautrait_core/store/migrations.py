@@ -97,7 +97,18 @@ M005_SWEEPS = (
 )
 
 
-TRAIT_RATINGS = (
+M006_RUN_LEASES = (
+    """CREATE TABLE run_leases (
+        run_id VARCHAR NOT NULL PRIMARY KEY REFERENCES runs (id),
+        pid INTEGER NOT NULL,
+        host VARCHAR NOT NULL,
+        acquired_at VARCHAR NOT NULL,
+        expires_at FLOAT NOT NULL
+    )""",
+)
+
+
+M007_TRAIT_RATINGS = (
     """CREATE TABLE trait_ratings (
         id INTEGER NOT NULL PRIMARY KEY,
         run_id VARCHAR NOT NULL REFERENCES runs (id),
@@ -123,21 +134,44 @@ MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     ("m003_diagnoses", M003_DIAGNOSES),
     ("m004_episode_date", ("ALTER TABLE episodes ADD COLUMN env_date VARCHAR",)),
     ("m005_sweeps", M005_SWEEPS),
-    ("m006_trait_ratings", TRAIT_RATINGS),
+    ("m006_run_leases", M006_RUN_LEASES),
+    ("m007_trait_ratings", M007_TRAIT_RATINGS),
 ]
 """Ordered schema migrations; never edit one that has shipped, add the next."""
 
 
 def apply_migrations(session: Session) -> None:
-    """Apply, in order and in one transaction, every migration the database lacks."""
-    session.execute(text(MIGRATIONS_TABLE))
-    applied = {row[0] for row in session.execute(text("SELECT name FROM _migrations"))}
+    """Apply, in order and in one transaction, every migration the database lacks.
+
+    Safe when several processes open a new database at once: the transaction takes
+    SQLite's write lock before it reads what is applied (``BEGIN IMMEDIATE``), so one
+    process migrates and the others, waiting on the lock, find nothing left to do.
+    """
+    if not _pending(session):
+        return
+    connection = session.connection()
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    connection.exec_driver_sql(MIGRATIONS_TABLE)
+    applied = {row[0] for row in connection.exec_driver_sql("SELECT name FROM _migrations")}
     for name, statements in MIGRATIONS:
         if name not in applied:
             for statement in statements:
-                session.execute(text(statement))
-            session.execute(
+                connection.exec_driver_sql(statement)
+            connection.execute(
                 text("INSERT INTO _migrations (name, applied_at) VALUES (:n, :t)"),
                 {"n": name, "t": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")},
             )
     session.commit()
+
+
+def _pending(session: Session) -> bool:
+    """Whether a migration is missing (read without taking the write lock)."""
+    found = session.execute(
+        text("SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_migrations'")
+    ).first()
+    if found is None:
+        session.rollback()
+        return True
+    applied = {row[0] for row in session.execute(text("SELECT name FROM _migrations"))}
+    session.rollback()
+    return any(name not in applied for name, _statements in MIGRATIONS)

@@ -2,7 +2,7 @@
 
 Every finished episode is committed at once (WAL journal), so a run that is killed loses
 nothing it finished, and ``--resume`` skips what is stored. Episodes whose outcome is
-``error`` are replaced when they are re-run.
+``error`` are replaced when they are re-run; an ``error`` never replaces a scored episode.
 """
 
 from __future__ import annotations
@@ -21,12 +21,15 @@ from sqlmodel import Session, create_engine, select
 from tautrait_core.config import RunConfig
 from tautrait_core.episode.result import EpisodeResult, Outcome
 from tautrait_core.errors import RunNotFoundError
+from tautrait_core.llm.client import encodable_text
 from tautrait_core.llm.keys import redact
 from tautrait_core.llm.usage import Usage
+from tautrait_core.store.leases import STALE_STATUS, RunLease, is_live
 from tautrait_core.store.migrations import apply_migrations
 from tautrait_core.store.tables import (
     DiagnosisRecord,
     EpisodeRecord,
+    RunLeaseRecord,
     RunRecord,
     SweepPointRecord,
     SweepRecord,
@@ -102,13 +105,13 @@ class ResultStore:
                 found = session.exec(select(RunRecord).order_by(RunRecord.id.desc())).first()  # type: ignore[union-attr]
                 if found is None:
                     raise RunNotFoundError(f"no runs yet in {self.path}")
-                return found
+                return self._with_live_status([found])[0]
             exact = session.get(RunRecord, run_id)
             if exact is not None:
-                return exact
+                return self._with_live_status([exact])[0]
             matches = session.exec(select(RunRecord).where(RunRecord.id.startswith(run_id))).all()  # type: ignore[union-attr]
         if len(matches) == 1:
-            return matches[0]
+            return self._with_live_status(matches)[0]
         if matches:
             raise RunNotFoundError(
                 f"run id {run_id!r} is ambiguous: {', '.join(m.id for m in matches[:5])}"
@@ -120,7 +123,33 @@ class ResultStore:
     def list_runs(self) -> list[RunRecord]:
         """All runs, newest first."""
         with self.session() as session:
-            return list(session.exec(select(RunRecord).order_by(RunRecord.id.desc())).all())  # type: ignore[union-attr]
+            records = list(session.exec(select(RunRecord).order_by(RunRecord.id.desc())).all())  # type: ignore[union-attr]
+        return self._with_live_status(records)
+
+    def _with_live_status(self, records: list[RunRecord]) -> list[RunRecord]:
+        """The records, with status ``stale`` for runs marked ``running`` that no live
+        process holds (killed, or gone without a word); the stored status is unchanged."""
+        running = [record for record in records if record.status == "running"]
+        if not running:
+            return records
+        with self.session() as session:
+            leases = session.exec(
+                select(RunLeaseRecord).where(
+                    RunLeaseRecord.run_id.in_([record.id for record in running])  # type: ignore[attr-defined]
+                )
+            ).all()
+        live = {
+            lease.run_id for lease in leases if is_live(lease.pid, lease.host, lease.expires_at)
+        }
+        for record in running:
+            if record.id not in live:
+                record.status = STALE_STATUS
+        return records
+
+    def lease(self, run_id: str) -> RunLease:
+        """A lease on ``run_id`` for this process (enter it to take it; see
+        :mod:`tautrait_core.store.leases`)."""
+        return RunLease(self.path, run_id)
 
     def set_status(self, run_id: str, status: str) -> None:
         """Mark a run ``running``, ``finished``, ``interrupted`` or ``stopped``."""
@@ -136,11 +165,12 @@ class ResultStore:
     # -- episodes --------------------------------------------------------------------
 
     def save_episode(self, run_id: str, result: EpisodeResult) -> None:
-        """Store one finished episode (replacing an earlier ``error`` of the same pair).
+        """Store one finished episode (replacing an earlier ``error`` of the same pair; an
+        ``error`` never replaces a scored episode).
 
         Known API key values are redacted from everything stored.
         """
-        result = EpisodeResult.model_validate_json(redact(result.model_dump_json()))
+        result = EpisodeResult.model_validate_json(redact(_result_json(result)))
         record = EpisodeRecord(
             run_id=run_id,
             task_id=result.task_id,
@@ -169,6 +199,8 @@ class ResultStore:
                 )
             ).first()
             if existing is not None:
+                if record.outcome == Outcome.ERROR.value != existing.outcome:
+                    return
                 session.delete(existing)
                 session.flush()
             session.add(record)
@@ -330,6 +362,25 @@ class ResultStore:
             point.run_id = run_id
             session.add(point)
             session.commit()
+
+
+def _result_json(result: EpisodeResult) -> str:
+    """The result as JSON; text UTF-8 cannot encode (lone surrogates) becomes U+FFFD."""
+    try:
+        return result.model_dump_json()
+    except ValueError:  # pydantic's serialization error: "surrogates not allowed"
+        cleaned = _encodable_values(result.model_dump(mode="python"))
+        return EpisodeResult.model_validate(cleaned).model_dump_json()
+
+
+def _encodable_values(value: Any) -> Any:
+    if isinstance(value, str):
+        return encodable_text(value)
+    if isinstance(value, dict):
+        return {_encodable_values(key): _encodable_values(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_encodable_values(item) for item in value]
+    return value
 
 
 def _configure_connection(dbapi_connection: Any, _record: Any) -> None:

@@ -1,5 +1,5 @@
 """The tables of the results database, as SQLModel classes: runs, episodes, diagnoses,
-trait ratings, sweeps and sweep points.
+trait ratings, sweeps and sweep points, and the leases of runs being written.
 
 The schema itself is created by the migrations in :mod:`tautrait_core.store.migrations`;
 a test checks that both describe the same columns.
@@ -165,3 +165,16 @@ class SweepPointRecord(SQLModel, table=True):
     point_index: int
     point: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     run_id: str | None = Field(default=None, foreign_key="runs.id")
+
+
+class RunLeaseRecord(SQLModel, table=True):
+    """The process writing a run (see :mod:`tautrait_core.store.leases`)."""
+
+    __tablename__ = "run_leases"
+
+    run_id: str = Field(primary_key=True, foreign_key="runs.id")
+    pid: int
+    host: str
+    acquired_at: str
+    expires_at: float
+    """Unix time after which the lease counts as abandoned unless renewed."""
