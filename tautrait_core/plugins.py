@@ -7,7 +7,10 @@ only the named entry points (an empty value loads none); built-ins always load.
 
 A plugin that fails to import is reported (distribution, error, how to uninstall it) and
 skipped, so a broken plugin never takes the command line down with it. Registering a name
-twice is an error that names both distributions.
+twice is an error that names both distributions. A registered agent, user simulator or trait
+backend that is not a subclass of the core's base class is refused (a warning, and a
+:class:`PluginError` naming the distribution when the name is used); the other plugins'
+parts stay usable.
 """
 
 from __future__ import annotations
@@ -76,13 +79,53 @@ class LoadFailure:
         )
 
 
-# registry kind -> (hook name, attribute holding the registered part's name)
+# registry kind -> the hook that fills it; each registered part has a ``name`` attribute
 REGISTRY_HOOKS = {
     "domain": "register_domains",
     "agent": "register_agents",
     "user": "register_user_simulators",
     "trait_backend": "register_trait_backends",
+    "run_option": "register_run_options",
 }
+# registry kind -> (module, class): agents, users and trait backends register subclasses of
+# the class, run options register instances of it
+REGISTRY_BASES = {
+    "agent": ("tautrait_core.episode.agent", "Agent"),
+    "user": ("tautrait_core.episode.user", "UserSimulator"),
+    "trait_backend": ("tautrait_core.episode.trait_backend", "TraitBackend"),
+    "run_option": ("tautrait_core.run_options", "RunOption"),
+}
+
+
+def _nonconformity(kind: str, part: Any) -> str | None:
+    """Why ``part`` may not be registered as a ``kind`` (``None``: it may)."""
+    if kind not in REGISTRY_BASES:
+        return None
+    import importlib
+
+    module, class_name = REGISTRY_BASES[kind]
+    base = getattr(importlib.import_module(module), class_name)
+    public = f"tautrait_core.{class_name}"
+    if kind == "run_option":
+        return None if isinstance(part, base) else f"is not a {public}"
+    if isinstance(part, type) and issubclass(part, base):
+        return None
+    return f"is not a subclass of {public}"
+
+
+def _option_clash(kind: str, part: Any, registry: dict[str, tuple[Any, Provenance]]) -> str | None:
+    """Why a run option's names cannot be used: another option has one of them.
+
+    (A clash with a RunConfig field is found by ``config.declared_run_options``, which can
+    afford to import the configuration model.)
+    """
+    if kind != "run_option":
+        return None
+    for key in part.names:
+        for other, source in registry.values():
+            if key in other.names and not key == part.name == other.name:
+                return f"uses the name {key!r} that {source.describe()} declares already"
+    return None
 
 
 def _core_version() -> str:
@@ -105,6 +148,8 @@ class PluginManager:
         self.provenance: dict[str, Provenance] = {}
         self.load_failures: list[LoadFailure] = []
         self._registries: dict[str, dict[str, tuple[Any, Provenance]]] = {}
+        self.refused: dict[tuple[str, str], PluginError] = {}
+        """Parts a plugin registered that were refused, by (kind, name), with why."""
         self._loaded = False
 
     # -- loading ---------------------------------------------------------------------
@@ -160,13 +205,17 @@ class PluginManager:
         """
         self.pm.register(plugin, name=name)
         self.provenance[name] = provenance or Provenance(name, "(in-process)", "")
-        self._registries.clear()
+        self._forget_registries()
 
     def unregister(self, name: str) -> None:
         """Remove a plugin registered with :meth:`register`."""
         self.pm.unregister(name=name)
         self.provenance.pop(name, None)
+        self._forget_registries()
+
+    def _forget_registries(self) -> None:
         self._registries.clear()
+        self.refused.clear()
 
     # -- registries ------------------------------------------------------------------
 
@@ -184,6 +233,10 @@ class PluginManager:
                 part_name = getattr(part, "name", None)
                 if not isinstance(part_name, str) or not part_name:
                     raise PluginError(f"{_source.describe()} registered a {kind} without a name")
+                problem = _nonconformity(kind, part) or _option_clash(kind, part, registry)
+                if problem:
+                    self.refuse(kind, part_name, _source, problem)
+                    return
                 if part_name in registry:
                     first = registry[part_name][1]
                     raise PluginError(
@@ -199,6 +252,18 @@ class PluginManager:
         self._registries[kind] = registry
         return registry
 
+    def refuse(self, kind: str, name: str, source: Provenance, problem: str) -> None:
+        """Refuse a registered part: warn, and raise a :class:`PluginError` when it is used."""
+        registry = self._registries.get(kind, {})
+        registry.pop(name, None)
+        error = PluginError(
+            f"{source.describe()} registered the {kind.replace('_', ' ')} {name!r}, which "
+            f"{problem}; it was refused. Fix the plugin, or remove it with: "
+            f"pip uninstall {source.distribution}"
+        )
+        self.refused[(kind, name)] = error
+        warnings.warn(str(error), PluginLoadWarning, stacklevel=3)
+
     def names(self, kind: str) -> list[str]:
         """Sorted names registered for ``kind`` (domain, agent, user, trait_backend)."""
         return sorted(self._fill(kind))
@@ -206,6 +271,8 @@ class PluginManager:
     def get(self, kind: str, name: str, hint: str = "") -> Any:
         """The part registered under ``name``, or :class:`UnknownNameError`."""
         registry = self._fill(kind)
+        if (kind, name) in self.refused:
+            raise self.refused[(kind, name)]
         if name not in registry:
             raise UnknownNameError(kind.replace("_", " "), name, list(registry), hint)
         return registry[name][0]
@@ -214,6 +281,14 @@ class PluginManager:
         """Which distribution registered ``name``."""
         self.get(kind, name)
         return self._registries[kind][name][1]
+
+    def run_options(self) -> dict[str, Any]:
+        """Every :class:`~tautrait_core.config.RunOption` plugins declare, by name and alias."""
+        return {
+            key: option
+            for option, _source in self._fill("run_option").values()
+            for key in option.names
+        }
 
     def add_commands(self, cli: Any) -> None:
         """Let plugins add commands to the root click group."""
