@@ -205,8 +205,6 @@ class RunConfig(BaseModel):
         """The settings that make two runs comparable (all but :data:`EXECUTION_SETTINGS`)."""
         data = self.model_dump(exclude=set(EXECUTION_SETTINGS))
         data["traits"] = self.traits.as_words()
-        if not data["plugin_options"]:
-            del data["plugin_options"]  # runs stored before plugins declared options compare
         return data
 
     def plugin_option(self, name: str) -> Any:

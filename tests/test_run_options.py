@@ -123,6 +123,13 @@ def test_default_is_used_and_not_stored(options_plugin: None) -> None:
     assert "Plugin options" not in invoke("report", run_id).output
 
 
+def test_runs_differing_in_a_plugin_option_compare(options_plugin: None) -> None:
+    plain, loud = run_loud()["run_id"], run_loud("--volume", "2")["run_id"]
+    result = invoke("compare", plain, loud)
+    assert result.exit_code == 0, result.output
+    assert "greeting_volume" in result.output
+
+
 def test_library_api_takes_names_aliases_and_plugin_options(options_plugin: None) -> None:
     expected = {"greeting_volume": 2}
     assert RunConfig(domain="toylib", volume=2).plugin_options == expected
