@@ -219,6 +219,24 @@ def test_option_taking_a_run_config_name_is_refused(toy_plugin: object) -> None:
         get_plugin_manager().unregister("bad-test")
 
 
+def test_option_taking_another_plugin_s_name_is_refused(options_plugin: None) -> None:
+    class EchoPlugin:
+        @staticmethod
+        @hookimpl
+        def register_run_options(register):  # type: ignore[no-untyped-def]
+            register(RunOption(name="loudness", aliases=("volume",), help="clashes"))
+
+    registered_by(EchoPlugin, "tautrait-echo")
+    manager = get_plugin_manager()
+    try:
+        with pytest.warns(PluginLoadWarning, match="uses the name 'volume'") as caught:
+            kept = {option.name for option in manager.run_options().values()}
+        assert len(kept & {"loudness", "greeting_volume"}) == 1  # the first one registered
+        assert "tautrait-echo" in str(caught[0].message)
+    finally:
+        manager.unregister("bad-test")
+
+
 # -- tautrait run's own options against RunConfig ------------------------------------------
 
 CLI_ONLY = {"traits_file", "as_json"}
