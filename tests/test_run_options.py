@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -146,6 +147,21 @@ def test_sweep_files_take_plugin_options(options_plugin: None) -> None:
     assert [p.config.plugin_options for p in sweep.points] == [{}, {"greeting_volume": 2}]
     with pytest.raises(SweepError, match="greeting_volume"):
         build_sweep("loud", sweep_base, {"greeting_volume": [0]}, "loud.toml")
+
+
+def test_sweep_stored_before_plugin_options_keeps_its_fingerprint(options_plugin: None) -> None:
+    base = {"agent": "loud-oracle", "domain": "toylib"}
+    sweep = build_sweep("old", base, {"num_trials": [1, 2]}, "old.toml")
+    # what the fingerprint hashed while steer_endpoint was a RunConfig field
+    old_settings = []
+    for point in sweep.points:
+        settings = point.config.settings()
+        assert settings.pop("plugin_options") == {}
+        old_settings.append([point.values, {**settings, "steer_endpoint": None}])
+    text = json.dumps(old_settings, sort_keys=True, default=str)
+    assert sweep.fingerprint == hashlib.sha256(text.encode()).hexdigest()[:16]
+    loud = build_sweep("old", {**base, "volume": 2}, {"num_trials": [1, 2]}, "old.toml")
+    assert loud.fingerprint != sweep.fingerprint  # plugin options count
 
 
 def test_option_of_a_plugin_not_loaded_is_kept_but_not_run(toy_plugin: object) -> None:

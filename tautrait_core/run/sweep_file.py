@@ -81,9 +81,22 @@ class Sweep:
     def fingerprint(self) -> str:
         """A hash of every point's run settings (execution options such as concurrency and
         executor may change between invocations)."""
-        settings = [[point.values, point.config.settings()] for point in self.points]
+        settings = [[point.values, _fingerprint_settings(point.config)] for point in self.points]
         text = json.dumps(settings, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _fingerprint_settings(config: RunConfig) -> dict[str, Any]:
+    """A point's settings in the layout sweeps were stored with before plugins declared run
+    options (former fields back at the top, no empty ``plugin_options``), so a sweep stored
+    then still resumes."""
+    settings = config.settings()
+    options = dict(settings.pop("plugin_options"))
+    for field in set(MOVED_TO_PLUGINS.values()):
+        settings[field] = options.pop(field, None)
+    if options:
+        settings["plugin_options"] = options
+    return settings
 
 
 def load_sweep_file(path: Path) -> Sweep:
