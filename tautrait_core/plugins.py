@@ -8,7 +8,10 @@ only the named entry points (an empty value loads none); built-ins always load.
 A plugin that fails to import, or whose hook raises, is reported once (distribution, error,
 how to uninstall it) and skipped, so a broken plugin never takes the command line down with
 it. A name registered twice is unusable: only the commands that use it fail, with an error
-that names both distributions and advises removing the plugin (never the core).
+that names both distributions and advises removing the plugin (never the core). A registered
+agent, user simulator or trait backend that is not a subclass of the core's base class is
+refused (a warning, and a :class:`PluginError` naming the distribution when the name is used);
+the other plugins' parts stay usable.
 """
 
 from __future__ import annotations
@@ -106,13 +109,53 @@ class NameClash:
         )
 
 
-# registry kind -> (hook name, attribute holding the registered part's name)
+# registry kind -> the hook that fills it; each registered part has a ``name`` attribute
 REGISTRY_HOOKS = {
     "domain": "register_domains",
     "agent": "register_agents",
     "user": "register_user_simulators",
     "trait_backend": "register_trait_backends",
+    "run_option": "register_run_options",
 }
+# registry kind -> (module, class): agents, users and trait backends register subclasses of
+# the class, run options register instances of it
+REGISTRY_BASES = {
+    "agent": ("tautrait_core.episode.agent", "Agent"),
+    "user": ("tautrait_core.episode.user", "UserSimulator"),
+    "trait_backend": ("tautrait_core.episode.trait_backend", "TraitBackend"),
+    "run_option": ("tautrait_core.run_options", "RunOption"),
+}
+
+
+def _nonconformity(kind: str, part: Any) -> str | None:
+    """Why ``part`` may not be registered as a ``kind`` (``None``: it may)."""
+    if kind not in REGISTRY_BASES:
+        return None
+    import importlib
+
+    module, class_name = REGISTRY_BASES[kind]
+    base = getattr(importlib.import_module(module), class_name)
+    public = f"tautrait_core.{class_name}"
+    if kind == "run_option":
+        return None if isinstance(part, base) else f"is not a {public}"
+    if isinstance(part, type) and issubclass(part, base):
+        return None
+    return f"is not a subclass of {public}"
+
+
+def _option_clash(kind: str, part: Any, registry: dict[str, tuple[Any, Provenance]]) -> str | None:
+    """Why a run option's names cannot be used: another option has one of them.
+
+    (A clash with a RunConfig field is found by ``config.declared_run_options``, which can
+    afford to import the configuration model.)
+    """
+    if kind != "run_option":
+        return None
+    for key in part.names:
+        for other, source in registry.values():
+            if key in other.names and not key == part.name == other.name:
+                return f"uses the name {key!r} that {source.describe()} declares already"
+    return None
 
 
 def _core_version() -> str:
@@ -136,6 +179,8 @@ class PluginManager:
         self.load_failures: list[LoadFailure] = []
         self._registries: dict[str, dict[str, tuple[Any, Provenance]]] = {}
         self._clashes: dict[str, dict[str, NameClash]] = {}
+        self.refused: dict[tuple[str, str], PluginError] = {}
+        """Parts a plugin registered that were refused, by (kind, name), with why."""
         self._loaded = False
 
     # -- loading ---------------------------------------------------------------------
@@ -202,15 +247,18 @@ class PluginManager:
         """
         self.pm.register(plugin, name=name)
         self.provenance[name] = provenance or Provenance(name, "(in-process)", "")
-        self._registries.clear()
-        self._clashes.clear()
+        self._forget_registries()
 
     def unregister(self, name: str) -> None:
         """Remove a plugin registered with :meth:`register`."""
         self.pm.unregister(name=name)
         self.provenance.pop(name, None)
+        self._forget_registries()
+
+    def _forget_registries(self) -> None:
         self._registries.clear()
         self._clashes.clear()
+        self.refused.clear()
 
     # -- registries ------------------------------------------------------------------
 
@@ -232,6 +280,10 @@ class PluginManager:
                 part_name = getattr(part, "name", None)
                 if not isinstance(part_name, str) or not part_name:
                     raise PluginError(f"{_source.describe()} registered a {kind} without a name")
+                problem = _nonconformity(kind, part) or _option_clash(kind, part, registry)
+                if problem:
+                    self.refuse(kind, part_name, _source, problem)
+                    return
                 if part_name in registry or part_name in clashes:
                     first = registry.pop(part_name, None)
                     first_source = first[1] if first else clashes[part_name].first
@@ -251,6 +303,18 @@ class PluginManager:
         self._clashes[kind] = clashes
         return registry
 
+    def refuse(self, kind: str, name: str, source: Provenance, problem: str) -> None:
+        """Refuse a registered part: warn, and raise a :class:`PluginError` when it is used."""
+        registry = self._registries.get(kind, {})
+        registry.pop(name, None)
+        error = PluginError(
+            f"{source.describe()} registered the {kind.replace('_', ' ')} {name!r}, which "
+            f"{problem}; it was refused. Fix the plugin, or remove it with: "
+            f"pip uninstall {source.distribution}"
+        )
+        self.refused[(kind, name)] = error
+        warnings.warn(str(error), PluginLoadWarning, stacklevel=3)
+
     def names(self, kind: str) -> list[str]:
         """Sorted names registered for ``kind`` (domain, agent, user, trait_backend)."""
         return sorted(self._fill(kind))
@@ -261,6 +325,8 @@ class PluginManager:
         registry = self._fill(kind)
         if name in self._clashes[kind]:
             raise self._clashes[kind][name].error()
+        if (kind, name) in self.refused:
+            raise self.refused[(kind, name)]
         if name not in registry:
             raise UnknownNameError(kind.replace("_", " "), name, list(registry), hint)
         return registry[name][0]
@@ -269,6 +335,14 @@ class PluginManager:
         """Which distribution registered ``name``."""
         self.get(kind, name)
         return self._registries[kind][name][1]
+
+    def run_options(self) -> dict[str, Any]:
+        """Every :class:`~tautrait_core.config.RunOption` plugins declare, by name and alias."""
+        return {
+            key: option
+            for option, _source in self._fill("run_option").values()
+            for key in option.names
+        }
 
     def add_commands(self, cli: Any) -> None:
         """Let plugins add commands to the root click group."""

@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from tautrait_core import Agent
 from tautrait_core.errors import PluginError, UnknownNameError
 from tautrait_core.hookspecs import hookimpl
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 from tests.distributions import make_distribution, run_tautrait
 
 AGENT_PLUGIN = """
-from tautrait_core import hookimpl
+from tautrait_core import Agent, hookimpl
 
-class EchoAgent:
+class EchoAgent(Agent):
     name = "{agent}"
     needs_model = False
 
@@ -209,7 +210,7 @@ class InProcessPlugin:
     @staticmethod
     @hookimpl
     def register_agents(register):  # type: ignore[no-untyped-def]
-        class Twin:
+        class Twin(Agent):
             name = "oracle"
 
         register(Twin)
