@@ -17,7 +17,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from tautrait_core.errors import ConfigError
 from tautrait_core.run_options import RunOption
-from tautrait_core.trait_mix import TraitMix
+from tautrait_core.trait_mix import TRAIT_ALIASES, TraitMix
 
 EXECUTION_SETTINGS = frozenset(
     {
@@ -39,6 +39,11 @@ EXECUTION_SETTINGS = frozenset(
 """RunConfig fields that say how a run executes, not what it measures: left out of
 :meth:`RunConfig.settings` (so they never make two runs incomparable) and taken from the new
 command line when a run is resumed."""
+
+RESUME_SETTINGS = EXECUTION_SETTINGS | {"agent_api_base", "user_api_base"}
+"""Fields that ``--resume`` takes from the new command line when they are given there (the
+execution settings and the model servers, which may move between sessions); every other
+field defines the run, and giving it with a different value is refused on resume."""
 
 MOVED_TO_PLUGINS = {"steer_endpoint": "steer_endpoint", "endpoint": "steer_endpoint"}
 """Former RunConfig fields (and their aliases) now declared by a plugin, with the plugin
@@ -167,6 +172,14 @@ class RunConfig(BaseModel):
         if isinstance(value, TraitMix):
             return value
         if isinstance(value, str):
+            names = [part.split("=")[0].strip().lower() for part in value.split(",") if part]
+            names = [TRAIT_ALIASES.get(name, name) for name in names]
+            repeated = sorted({name for name in names if names.count(name) > 1})
+            if repeated:
+                raise ConfigError(
+                    f"--traits {value!r} gives {', '.join(repeated)} more than once; "
+                    "give each trait one intensity"
+                )
             return TraitMix.parse(value)
         return TraitMix.from_trait_dict(value or {})
 
@@ -199,6 +212,8 @@ class RunConfig(BaseModel):
     def _check(self) -> RunConfig:
         if self.end != -1 and self.end < self.start:
             raise ConfigError(f"--end ({self.end}) is before --start ({self.start})")
+        if self.task_ids == []:
+            raise ConfigError("--task-ids is empty: give task ids (e.g. 0,3,7) or leave it out")
         return self
 
     def settings(self) -> dict[str, Any]:

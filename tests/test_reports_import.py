@@ -94,7 +94,18 @@ def test_errors_duplicates_and_unknown_domains(tmp_path: Path) -> None:
     missing = runner.invoke(cli, ["import-results", str(path)])
     assert missing.exit_code != 0 and "pass --domain" in missing.output
 
-    imported = import_json(runner, str(path), "--domain", "retail", "--name", "published")
+    imported = import_json(
+        runner,
+        str(path),
+        "--domain",
+        "retail",
+        "--name",
+        "published",
+        "--traits",
+        "none",
+        "--task-set",
+        "tau-trait:test",
+    )
     assert (imported["episodes"], imported["duplicates"]) == (3, 1)
     run_id = imported["run"]["id"]
     report = json.loads(runner.invoke(cli, ["report", run_id, "--json"]).output)

@@ -78,10 +78,10 @@ def invoke(*arguments: str) -> Any:
     return CliRunner().invoke(cli, list(arguments))
 
 
-def run_loud(*extra: str) -> dict[str, Any]:
+def run_loud(*extra: str, exit_code: int = 0) -> dict[str, Any]:
     result = invoke("run", "--domain", "toylib", "--agent", "loud-oracle", "--json", *extra)
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    assert result.exit_code == exit_code, result.output
+    return json.loads(result.stdout)
 
 
 def test_plugin_option_is_in_run_help(options_plugin: None) -> None:
@@ -102,7 +102,7 @@ def test_bad_value_is_one_line_naming_the_option(options_plugin: None) -> None:
 
 def test_value_is_stored_shown_and_restored_on_resume(options_plugin: None) -> None:
     BROKEN["on"] = True
-    first = run_loud("--volume", "3", "--num-trials", "2")
+    first = run_loud("--volume", "3", "--num-trials", "2", exit_code=1)  # every episode errs
     run_id = first["run_id"]
     assert first["metrics"]["errors"] > 0 and SEEN == []
 

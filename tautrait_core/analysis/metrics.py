@@ -40,7 +40,8 @@ class PassHatK(BaseModel):
     """pass^k for one k, and how many tasks it averages over."""
 
     k: int
-    value: float
+    value: float | None
+    """``None`` when no task has ``k`` scored trials (there is nothing to average)."""
     tasks: int
 
 
@@ -75,7 +76,7 @@ def pass_hat_k(counts: dict[int, tuple[int, int]], k: int) -> PassHatK:
     """pass^k over the tasks that have at least ``k`` scored trials."""
     eligible = [(c, n) for c, n in counts.values() if n >= k]
     if not eligible:
-        return PassHatK(k=k, value=0.0, tasks=0)
+        return PassHatK(k=k, value=None, tasks=0)
     value = sum(comb(c, k) / comb(n, k) for c, n in eligible) / len(eligible)
     return PassHatK(k=k, value=value, tasks=len(eligible))
 
@@ -109,10 +110,11 @@ class PassHatKInterval(BaseModel):
     """pass^k with its bootstrap confidence interval over tasks."""
 
     k: int
-    value: float
+    value: float | None
+    """``None`` (and so are the bounds) when no task has ``k`` scored trials."""
     tasks: int
-    low: float
-    high: float
+    low: float | None
+    high: float | None
 
 
 def bootstrap_draws(count: int, resamples: int, seed: int) -> list[list[int]]:
@@ -153,7 +155,7 @@ def pass_hat_k_intervals(
         per_task = [comb(c, k) / comb(n, k) for _, (c, n) in sorted(counts.items()) if n >= k]
         point = pass_hat_k(counts, k)
         if not per_task:
-            intervals.append(PassHatKInterval(k=k, value=0.0, tasks=0, low=0.0, high=0.0))
+            intervals.append(PassHatKInterval(k=k, value=None, tasks=0, low=None, high=None))
             continue
         samples = [
             sum(per_task[i] for i in draw) / len(draw)

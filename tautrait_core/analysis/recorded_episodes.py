@@ -104,6 +104,7 @@ def load_source(
 
 def _load_file(path: Path, domain: str | None, task_set: str | None) -> LoadedSource:
     from tautrait_core.compat.result_import import domain_from_file_name
+    from tautrait_core.domain.task_sets import upstream_task_set
     from tautrait_core.plugins import get_plugin_manager
 
     domain = domain or domain_from_file_name(path, get_plugin_manager().names("domain"))
@@ -112,6 +113,9 @@ def _load_file(path: Path, domain: str | None, task_set: str | None) -> LoadedSo
             f"cannot tell which domain {path.name} belongs to: pass --domain "
             "(installed domains: tautrait plugins)"
         )
+    if domain in get_plugin_manager().names("domain"):
+        found = get_plugin_manager().get("domain", domain)
+        task_set = upstream_task_set(found, task_set, f"the upstream result file {path.name}")
     return LoadedSource(str(path), domain, task_set, file_episodes(path), dt.date.today())
 
 

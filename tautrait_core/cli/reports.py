@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from tautrait_core.analysis.summary import BootstrapSettings, RunSummary
     from tautrait_core.analysis.trait_audit import TraitAudit
     from tautrait_core.analysis.trait_drop import TraitDropTable
+    from tautrait_core.store.results import ResultStore
 
 
 def bootstrap_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -55,8 +56,22 @@ def _summaries(
     from tautrait_core.analysis.summary import summarize_run
 
     store = open_store(results_db)
-    records = [library_call(store.get_run, run_id) for run_id in run_ids]
+    records = [library_call(store.get_run, run_id) for run_id in _with_sweep_runs(store, run_ids)]
     return [summarize_run(store, record, bootstrap) for record in records]
+
+
+def _with_sweep_runs(store: ResultStore, run_ids: tuple[str, ...]) -> list[str]:
+    """``run_ids`` with each sweep name replaced by the runs of its points, in point order."""
+    expanded: list[str] = []
+    for run_id in run_ids:
+        if store.get_sweep(run_id) is None:
+            expanded.append(run_id)
+            continue
+        runs = store.sweep_runs(run_id)
+        if not runs:
+            raise click.UsageError(f"sweep {run_id!r} has no runs yet: tautrait sweep run ...")
+        expanded.extend(runs[index] for index in sorted(runs))
+    return expanded
 
 
 def _trait_audits(results_db: Path | None, summaries: list[RunSummary]) -> list[TraitAudit]:
@@ -150,7 +165,7 @@ def _write_html(
 
 
 @cli.command()
-@click.argument("run_ids", nargs=-1, required=True, metavar="BASE RUN...")
+@click.argument("run_ids", nargs=-1, required=True, metavar="BASE RUN... | SWEEP")
 @click.option(
     "--allow-mismatch",
     is_flag=True,
@@ -180,10 +195,12 @@ def compare(
     """
     from tautrait_core.render.terminal import trait_audit_view, trait_drop_view
 
-    if len(run_ids) < 2:
-        raise click.UsageError("compare needs a no-trait base run and at least one run with traits")
     bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
+    if len(summaries) < 2:
+        raise click.UsageError(
+            "compare needs a no-trait base run and at least one run with traits (or a sweep)"
+        )
     table = library_call(_trait_drop, summaries, allow_mismatch, bootstrap)
     audits = _trait_audits(results_db, summaries)
     if as_json:
@@ -331,8 +348,17 @@ def diagnose(
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--domain", default=None, help="Domain [default: read from the file name].")
 @click.option("--name", default=None, help="Run name [default: the file name].")
-@click.option("--task-set", default="tau-trait:test", show_default=True)
-@click.option("--traits", default=None, help="The run's trait mix, e.g. impatience=high.")
+@click.option(
+    "--task-set",
+    default=None,
+    help="Task set [default: tau-trait:test, imported with: tautrait import tau-trait PATH].",
+)
+@click.option(
+    "--traits",
+    default=None,
+    help="The run's trait mix, e.g. impatience=high, or none [default: read from the file "
+    "name, e.g. impatience-high_retail.json].",
+)
 @click.option("--agent", default="tool-calling", show_default=True, help="Agent strategy.")
 @click.option("--agent-model", default=None, help="The agent's model.")
 @click.option("--user", default="llm", show_default=True, help="User strategy.")
@@ -343,7 +369,7 @@ def import_results(
     file: Path,
     domain: str | None,
     name: str | None,
-    task_set: str,
+    task_set: str | None,
     traits: str | None,
     agent: str,
     agent_model: str | None,
@@ -365,7 +391,7 @@ def import_results(
         domain=domain,
         name=name,
         task_set=task_set,
-        traits=library_call(TraitMix.parse, traits),
+        traits=None if traits is None else library_call(TraitMix.parse, traits),
         agent=agent,
         agent_model=agent_model,
         user=user,

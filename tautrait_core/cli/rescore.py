@@ -67,7 +67,7 @@ def rescore(
     if summary.tasks_changed:
         out.print(f"{summary.tasks_changed} episodes were recorded with a different task")
     for before, after in zip(summary.pass_hat_k_before, summary.pass_hat_k_after, strict=True):
-        out.print(f"pass^{before.k}: {before.value:.3f} -> {after.value:.3f}{_over(after)}")
+        out.print(f"pass^{before.k}: {_rate(before)} -> {_rate(after)}{_over(after)}")
 
 
 def _episode_table(report: RescoreReport) -> Table:
@@ -100,6 +100,10 @@ def _reasons(episode: EpisodeRescore) -> list[str]:
     if episode.task_changes:
         reasons.append("task changed: " + ", ".join(episode.task_changes))
     return reasons + episode.notes
+
+
+def _rate(entry: PassHatK) -> str:
+    return "n/a" if entry.value is None else f"{entry.value:.3f}"
 
 
 def _over(entry: PassHatK) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from tautrait_core.cli.root import cli, library_call
 from tautrait_core.render.console import console, echo_json, print_metrics
@@ -48,6 +49,31 @@ class RunCommand(click.Command):
         taken = {flag for param in own for flag in param.opts}
         plugin = plugin_parameters(taken)
         return [*own, *plugin, *([help_option] if help_option is not None else [])]
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Parse, noting whether upstream flag spellings were used (``ctx.meta``)."""
+        ctx.meta["upstream_flags"] = any(arg.split("=")[0] in UPSTREAM_FLAGS for arg in args)
+        return super().parse_args(ctx, args)
+
+
+UPSTREAM_FLAGS = frozenset(
+    {
+        "--env",
+        "--model",
+        "--model-provider",
+        "--agent-strategy",
+        "--user-strategy",
+        "--user-model-provider",
+        "--task-split",
+        "--start-index",
+        "--end-index",
+        "--max-concurrency",
+        "--trait-dict",
+        "--few-shot-displays-path",
+        "--result-fp",
+    }
+)
+"""The upstream tau-trait spellings of `tautrait run` options."""
 
 
 _CLICK_TYPES: dict[Any, click.ParamType] = {int: click.INT, float: click.FLOAT, bool: click.BOOL}
@@ -147,6 +173,8 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
 )
 @click.option(
     "--timeout-s",
+    "--timeout",
+    "timeout_s",
     type=click.FloatRange(min=0, min_open=True),
     default=120.0,
     show_default=True,
@@ -192,7 +220,14 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     from tautrait_core.config import RunConfig
     from tautrait_core.trait_mix import TraitMix
 
-    if traits_file is not None and options["traits"]:
+    # only what was given: a resumed run keeps its stored settings for the rest
+    context = click.get_current_context()
+    options = {
+        key: value
+        for key, value in options.items()
+        if context.get_parameter_source(key) != ParameterSource.DEFAULT
+    }
+    if traits_file is not None and options.get("traits"):
         raise click.UsageError("give either --traits or --traits-file, not both")
     if traits_file is not None:
         try:
@@ -200,7 +235,7 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
         except json.JSONDecodeError as exc:
             raise click.BadParameter(f"{traits_file} is not valid JSON: {exc}") from exc
         options["traits"] = library_call(TraitMix.from_trait_dict, data)
-    if task_ids:
+    if task_ids is not None:
         try:
             options["task_ids"] = [int(part) for part in task_ids.replace(",", " ").split()]
         except ValueError as exc:
@@ -212,6 +247,8 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     }
     options = {key: value for key, value in options.items() if value is not None}
     options["plugin_options"] = {k: v for k, v in plugin_options.items() if v is not None}
+    if context.meta.get("upstream_flags") and not options.get("resume"):
+        options["task_set"] = _upstream_task_set(options)
     config = library_call(RunConfig.model_validate, options)
     # a person typing one side needs the terminal to themselves: no live progress bar
     typed = "human" in (config.agent, config.user)
@@ -232,6 +269,7 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
                 "warnings": report.warnings,
             }
         )
+        _exit_if_nothing_scored(report)
         return
     print_metrics(report.run, report.metrics)
     out = console()
@@ -249,6 +287,34 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     )
     if report.run.status == "interrupted":
         sys.exit(130)
+    _exit_if_nothing_scored(report)
+
+
+def _exit_if_nothing_scored(report: Any) -> None:
+    """Exit with status 1 when every episode of the run ended in an infrastructure error."""
+    metrics = report.metrics
+    if metrics.episodes and metrics.errors == metrics.episodes:
+        console(stderr=True).print(
+            f"[red]Every episode ({metrics.episodes}) ended in an infrastructure error; nothing "
+            f"was scored. See the errors with: tautrait report {report.run.id}[/red]"
+        )
+        sys.exit(1)
+
+
+def _upstream_task_set(options: dict[str, Any]) -> str | None:
+    """The task set an upstream command line runs; says which on stderr."""
+    from tautrait_core.domain.task_sets import task_set_for_upstream_flags
+    from tautrait_core.plugins import get_plugin_manager
+
+    manager = get_plugin_manager()
+    domain_name = options.get("domain")
+    if domain_name not in manager.names("domain"):
+        return options.get("task_set")  # prepare() reports the unknown domain
+    domain = manager.get("domain", domain_name)
+    task_set, note = task_set_for_upstream_flags(domain, options.get("task_set"))
+    if note:
+        console(stderr=True).print(note, markup=False, style="yellow")
+    return task_set
 
 
 def _execute_with_progress(config: Any, quiet: bool) -> Any:

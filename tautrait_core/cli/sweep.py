@@ -182,7 +182,10 @@ def points_table(outcomes: list[PointOutcome], name: str) -> Table:
     )
     for outcome in outcomes:
         config, metrics = outcome.point.config, outcome.metrics
-        passes = {entry.k: f"{entry.value:.3f}" for entry in metrics.pass_hat_k} if metrics else {}
+        passes = {
+            entry.k: "n/a" if entry.value is None else f"{entry.value:.3f}"
+            for entry in (metrics.pass_hat_k if metrics else [])
+        }
         average = metrics.average_reward if metrics else None
         table.add_row(
             str(outcome.point.index),

@@ -1,15 +1,17 @@
 """Published upstream runs (tau-bench / tau-Trait result-list JSON) as stored runs.
 
 A result file holds episodes but not the settings that produced them, so the importer
-takes those as arguments (domain, task set, agent and user, traits); the domain can be
-read from a file name such as upstream's ``confusion_airline.json``. The imported run
+takes those as arguments (domain, task set, agent and user, traits); the domain and the
+traits can be read from a file name such as ``confusion-high_airline.json`` (a name that
+names a trait without its intensity, or no trait and not ``none``, needs ``--traits``), and
+the task set defaults to the imported upstream test split. The imported run
 has status ``imported`` and can be reported, shown, diagnosed and compared like any other.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from tautrait_core.compat.result_files import read_result_list
@@ -17,7 +19,7 @@ from tautrait_core.config import RunConfig
 from tautrait_core.errors import ConfigError
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord
-from tautrait_core.trait_mix import TraitMix
+from tautrait_core.trait_mix import INTENSITY_WORDS, TRAIT_ALIASES, TRAITS, TraitMix
 
 UPSTREAM_DOMAINS = ("retail", "airline", "telecom", "telehealth")
 IMPORTED_STATUS = "imported"
@@ -31,8 +33,10 @@ class ImportSettings:
     """``None``: read from the file name, else an error."""
     name: str | None = None
     """``None``: the file name without extension."""
-    task_set: str = "tau-trait:test"
-    traits: TraitMix = field(default_factory=TraitMix)
+    task_set: str | None = None
+    """``None``: the domain's imported upstream test split (see ``upstream_task_set``)."""
+    traits: TraitMix | None = None
+    """``None``: read from the file name (:func:`traits_from_file_name`)."""
     agent: str = "tool-calling"
     agent_model: str | None = None
     user: str = "llm"
@@ -55,6 +59,33 @@ def domain_from_file_name(path: Path, known: list[str]) -> str | None:
     return next((domain for domain in (*known, *UPSTREAM_DOMAINS) if domain in words), None)
 
 
+def traits_from_file_name(path: Path) -> TraitMix:
+    """The trait mix a file name states: ``impatience-high_retail.json``, ``none_retail.json``.
+
+    Raises:
+        ConfigError: the name names no trait (and not ``none``), or a trait without one
+            intensity word.
+    """
+    words = re.split(r"[^a-z0-9]+", path.stem.lower())
+    traits = [TRAIT_ALIASES.get(word, word) for word in words]
+    traits = list(dict.fromkeys(trait for trait in traits if trait in TRAITS))
+    levels = [word for word in words if word in INTENSITY_WORDS]
+    if not traits and "none" in words:
+        return TraitMix()
+    example = f"{traits[0] if traits else 'impatience'}=high"
+    if not traits:
+        raise ConfigError(
+            f"{path.name} does not say which traits its simulated user had: pass --traits "
+            f"(e.g. --traits {example}, or --traits none for a run without traits)"
+        )
+    if len(levels) != 1:
+        raise ConfigError(
+            f"{path.name} names the trait(s) {', '.join(traits)} but not one intensity: "
+            f"pass --traits (e.g. --traits {example})"
+        )
+    return TraitMix(traits=dict.fromkeys(traits, levels[0]))
+
+
 def import_result_list(
     store: ResultStore, path: Path, settings: ImportSettings, known_domains: list[str]
 ) -> ImportedRun:
@@ -73,21 +104,23 @@ def import_result_list(
             f"cannot tell which domain {path.name} belongs to: pass --domain "
             f"(e.g. --domain {UPSTREAM_DOMAINS[0]})"
         )
+    traits = settings.traits if settings.traits is not None else traits_from_file_name(path)
+    task_set = settings.task_set or _default_task_set(domain, path)
     task_ids = sorted({episode.result.task_id for episode in episodes})
     config = RunConfig(
         domain=domain,
-        task_set=settings.task_set,
+        task_set=task_set,
         agent=settings.agent,
         agent_model=settings.agent_model,
         user=settings.user,
         user_model=settings.user_model,
-        traits=settings.traits,
+        traits=traits,
         num_trials=max(episode.result.trial for episode in episodes) + 1,
         task_ids=task_ids,
         run_name=settings.name or path.stem,
     )
     record = store.create_run(
-        config, settings.task_set, task_ids, plugins={"imported-from": str(path.resolve())}
+        config, task_set, task_ids, plugins={"imported-from": str(path.resolve())}
     )
     pairs = set()
     for episode in episodes:
@@ -97,3 +130,17 @@ def import_result_list(
     return ImportedRun(
         record=store.get_run(record.id), episodes=len(pairs), duplicates=len(episodes) - len(pairs)
     )
+
+
+def _default_task_set(domain_name: str, path: Path) -> str:
+    """The imported upstream test split of an installed domain (or the domain's own default
+    when it has no upstream); ``tau-trait:test`` for a domain not installed here."""
+    from tautrait_core.domain.task_sets import UPSTREAM_DEFAULT, upstream_task_set
+    from tautrait_core.plugins import get_plugin_manager
+
+    manager = get_plugin_manager()
+    if domain_name not in manager.names("domain"):
+        return UPSTREAM_DEFAULT
+    domain = manager.get("domain", domain_name)
+    found = upstream_task_set(domain, None, f"the upstream result file {path.name}")
+    return found or domain.default_task_set

@@ -12,10 +12,12 @@ from pathlib import Path
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.state import StateTemplate, get_template
 from tautrait_core.domain.task import Task
-from tautrait_core.errors import UnknownNameError
+from tautrait_core.errors import ConfigError, UnknownNameError
 from tautrait_core.paths import imports_dir
 
 UPSTREAM_SOURCE = "tau-trait"
+UPSTREAM_DEFAULT = f"{UPSTREAM_SOURCE}:test"
+"""The task set upstream results and upstream command lines default to, once imported."""
 
 
 def imported_task_sets(domain: Domain) -> dict[str, TaskSet]:
@@ -64,6 +66,45 @@ def resolve_task_set(domain: Domain, name: str | None) -> TaskSet:
             f"tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT"
         )
     raise UnknownNameError(f"task set of domain {domain.name!r}", name, list(task_sets), hint)
+
+
+def upstream_task_set(domain: Domain, given: str | None, what: str) -> str | None:
+    """The task set for upstream material (``what``: e.g. an upstream result file): the one
+    ``given``, else the imported upstream test split; ``None`` for a domain without an
+    upstream (it uses its own default).
+
+    Raises:
+        ConfigError: nothing given and the upstream tasks are not imported.
+    """
+    if given is not None or domain.upstream is None:
+        return given
+    if UPSTREAM_DEFAULT in imported_task_sets(domain):
+        return UPSTREAM_DEFAULT
+    raise ConfigError(
+        f"{what} goes with upstream's {domain.name} tasks ({UPSTREAM_DEFAULT}), which are not "
+        f"imported: import them with: tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT, or "
+        f"choose a task set with --task-set (this domain's own: "
+        f"{', '.join(sorted(domain.task_sets))})"
+    )
+
+
+def task_set_for_upstream_flags(domain: Domain, given: str | None) -> tuple[str | None, str]:
+    """The task set an upstream command line (``--task-split test``) runs, and a note saying
+    which one: the imported upstream split of that name when there is one, else the
+    domain's own set of that name (upstream's tasks differ)."""
+    split = given or "test"
+    if domain.upstream is None or ":" in split:
+        return given, ""
+    upstream = f"{UPSTREAM_SOURCE}:{split}"
+    if upstream in imported_task_sets(domain):
+        return upstream, f"Upstream flags: running the imported upstream task set {upstream!r}."
+    own = domain.task_sets.get(split)
+    size = f" ({len(own.tasks)} tasks)" if own is not None else ""
+    return given, (
+        f"Running tautrait's own {domain.name} task set {split!r}{size}, not upstream "
+        f"tau-trait's {split} split, which is not imported. To run upstream's tasks: "
+        f"tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT (then --task-set {upstream})."
+    )
 
 
 def template_for(domain: Domain, task_set: TaskSet) -> StateTemplate:

@@ -101,8 +101,31 @@ def missing_keys(model: str, provider: str | None, api_base: str | None) -> list
     return [key for key in status.get("missing_keys", []) if not key.endswith("_API_BASE")]
 
 
+def unknown_provider(model: str, provider: str | None, api_base: str | None) -> str | None:
+    """Why litellm cannot tell which provider serves ``model``; ``None`` when it can."""
+    from tautrait_core.llm.provider import load_litellm
+
+    if api_base and provider is None and "/" not in model:
+        provider = "openai"  # as the client calls an OpenAI-compatible server
+    try:
+        load_litellm().get_llm_provider(
+            model=model, custom_llm_provider=provider, api_base=api_base
+        )
+    except Exception as exc:  # litellm raises its own BadRequestError (and others)
+        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return None
+
+
 def require_keys(model: str, provider: str | None, api_base: str | None, side: str) -> None:
-    """Fail before a run starts when ``model`` has no key, naming both ways to fix it."""
+    """Fail before a run starts when litellm knows no provider for ``model``, or when
+    ``model`` has no key, naming the ways to fix it."""
+    problem = unknown_provider(model, provider, api_base)
+    if problem is not None:
+        raise ConfigError(
+            f"the {side} model {model!r} names no provider litellm knows ({problem}). "
+            f"Use a litellm model name (e.g. gpt-4o, anthropic/claude-3-5-sonnet-20240620), "
+            f"give the provider with --{side}-provider, or a server with --{side}-api-base"
+        )
     apply_stored_keys()
     missing = missing_keys(model, provider, api_base)
     if missing:

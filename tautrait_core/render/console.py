@@ -47,6 +47,9 @@ def print_metrics(run: RunRecord, metrics: RunMetrics) -> None:
     average = "n/a" if metrics.average_reward is None else f"{metrics.average_reward:.3f}"
     out.print(f"Average reward: {average}")
     for entry in metrics.pass_hat_k:
+        if entry.value is None:
+            out.print(f"pass^{entry.k}: n/a (no task has {entry.k} scored trials)")
+            continue
         note = "" if entry.tasks == metrics.tasks else f"  (over {entry.tasks} tasks)"
         out.print(f"pass^{entry.k}: {entry.value:.3f}{note}")
     if metrics.errors:

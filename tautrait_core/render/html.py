@@ -179,7 +179,10 @@ def html_report(
         runs=[_run_row(summary) for summary in summaries],
         bootstrap=bootstrap,
         pass_k_chart=pass_hat_k_chart(
-            [CurveSeries(_series_label(s), s.intervals) for s in summaries]
+            [
+                CurveSeries(_series_label(s), [i for i in s.intervals if i.value is not None])
+                for s in summaries
+            ]
         ),
         trait_drop_chart=None if trait_drop is None else trait_drop_chart(trait_drop),
         trait_drop_columns=[] if trait_drop is None else trait_drop.columns,
@@ -198,7 +201,9 @@ def _series_label(summary: RunSummary) -> str:
 def _run_row(summary: RunSummary) -> RunRow:
     record, metrics = summary.record, summary.metrics
     first = summary.intervals[0] if summary.intervals else None
-    pass_1 = f"{first.value:.3f} [{first.low:.3f}, {first.high:.3f}]" if first else "n/a"
+    pass_1 = "n/a"
+    if first and first.value is not None and first.low is not None and first.high is not None:
+        pass_1 = f"{first.value:.3f} [{first.low:.3f}, {first.high:.3f}]"
     average = "n/a" if metrics.average_reward is None else f"{metrics.average_reward:.3f}"
     return RunRow(
         id=record.id,

@@ -72,6 +72,9 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
         ),
     ]
     for interval in summary.intervals:
+        if interval.value is None or interval.low is None or interval.high is None:
+            lines.append(Text(f"pass^{interval.k}: n/a (no task has {interval.k} scored trials)"))
+            continue
         over = "" if interval.tasks == metrics.tasks else f"  (over {interval.tasks} tasks)"
         lines.append(
             Text(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tautrait_core.config import RunConfig
@@ -36,6 +36,8 @@ class PreparedRun:
     agent_class: type
     user_class: type
     trait_backend_class: type
+    warnings: list[str] = field(default_factory=list)
+    """Problems that do not stop the run (shown with its results)."""
 
 
 def prepare(config: RunConfig) -> PreparedRun:
@@ -67,6 +69,13 @@ def prepare(config: RunConfig) -> PreparedRun:
             f"user simulator {config.user!r} calls a model: pass --user-model, "
             "or use --user scripted for an offline dry run"
         )
+    warnings = []
+    if config.traits.traits and not user_class.needs_model:
+        warnings.append(
+            f"user simulator {config.user!r} calls no model and ignores traits: this run is "
+            f"stored with traits {config.traits.label()} but its user showed none. Leave "
+            "--traits out, or use a model-driven user (--user llm --user-model ...)"
+        )
     for part in (agent_class, user_class, backend_class):
         check = getattr(part, "check_config", None)
         if check is not None:
@@ -94,7 +103,9 @@ def prepare(config: RunConfig) -> PreparedRun:
                 f"of {total} tasks"
             )
         task_ids = list(range(config.start, end))
-    return PreparedRun(config, domain, task_set, task_ids, agent_class, user_class, backend_class)
+    return PreparedRun(
+        config, domain, task_set, task_ids, agent_class, user_class, backend_class, warnings
+    )
 
 
 def check_plugin_options(config: RunConfig) -> None:

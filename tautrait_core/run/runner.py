@@ -22,10 +22,10 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from tautrait_core.analysis.metrics import RunMetrics, summarize
-from tautrait_core.config import EXECUTION_SETTINGS, RunConfig
+from tautrait_core.config import RESUME_SETTINGS, RunConfig
 from tautrait_core.domain.task_sets import template_for
 from tautrait_core.episode.result import EpisodeResult
-from tautrait_core.errors import StorageError
+from tautrait_core.errors import ConfigError, StorageError
 from tautrait_core.paths import default_results_db
 from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.run.control import RunProgress, SpendTracker, StopControl
@@ -64,6 +64,38 @@ def schedule(prepared: PreparedRun) -> list[tuple[int, int]]:
     return pairs
 
 
+def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
+    """The configuration that continues ``record``: the stored one, with the
+    :data:`~tautrait_core.config.RESUME_SETTINGS` that ``given`` sets explicitly.
+
+    Raises:
+        ConfigError: ``given`` sets a field that defines the run (model, traits, tasks, ...)
+            or a plugin option to a value other than the stored one.
+    """
+    stored = record.run_config()
+    explicit = given.model_fields_set - {"resume", "plugin_options"}
+    changed = [
+        f"--{name.replace('_', '-')} {getattr(given, name)} (the run has {getattr(stored, name)})"
+        for name in sorted(explicit - RESUME_SETTINGS)
+        if getattr(given, name) != getattr(stored, name)
+    ]
+    changed += [
+        f"--{name.replace('_', '-')} {value} (the run has "
+        f"{stored.plugin_options.get(name, 'the default')})"
+        for name, value in sorted(given.plugin_options.items())
+        if stored.plugin_options.get(name) != value
+    ]
+    if changed:
+        raise ConfigError(
+            f"run {record.id} cannot be resumed with different settings: "
+            f"{'; '.join(changed)}. Leave those options out to resume it, or start a new run "
+            "without --resume. (Servers, concurrency, limits and timeouts may change on resume.)"
+        )
+    update = {name: getattr(given, name) for name in explicit & RESUME_SETTINGS}
+    update.update(resume=record.id, results_db=given.results_db)
+    return stored.model_copy(update=update)
+
+
 async def execute_async(
     config: RunConfig,
     progress: RunProgress | None = None,
@@ -79,9 +111,7 @@ async def execute_async(
     store = ResultStore(config.results_db or default_results_db())
     if config.resume:
         record = store.get_run(config.resume)
-        stored = record.run_config()
-        execution = {name: getattr(config, name) for name in EXECUTION_SETTINGS}
-        config = stored.model_copy(update={**execution, "resume": record.id})
+        config = resumed_config(record, config)
         prepared = prepare(config)
         prepared.task_ids = list(record.task_ids)
     else:
@@ -191,7 +221,7 @@ async def _run_pending(
         metrics=summarize(results, max_k=config.num_trials),
         skipped=len(done),
         stop_reason=stop_reason,
-        warnings=budget.warnings,
+        warnings=[*prepared.warnings, *budget.warnings],
     )
 
 

@@ -107,28 +107,40 @@ def load_sweep_file(path: Path) -> Sweep:
         raise SweepError(f"cannot read sweep file {path}: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise SweepError(f"{path} is not valid TOML: {exc}") from exc
+    problems = []
     unknown = sorted(set(data) - {"name", "base", "grid"})
     if unknown:
-        raise SweepError(
-            f"{path}: unknown top-level key(s) {', '.join(unknown)}; a sweep file has "
+        problems.append(
+            f"unknown top-level key(s) {', '.join(unknown)}; a sweep file has "
             'name = "...", a [base] table and a [grid] table'
         )
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or "/" in name:
-        raise SweepError(
-            f'{path}: name must be a non-empty string without "/", e.g. name = "trait-grid"'
-        )
+        problems.append('name must be a non-empty string without "/", e.g. name = "trait-grid"')
+        name = "sweep"
+    tables = {}
     for table in ("base", "grid"):
-        if not isinstance(data.get(table, {}), dict):
-            raise SweepError(f"{path}: {table} must be a table ([{table}])")
-    return build_sweep(name.strip(), data.get("base", {}), data.get("grid", {}), str(path))
+        tables[table] = data.get(table, {})
+        if not isinstance(tables[table], dict):
+            problems.append(f"{table} must be a table ([{table}])")
+            tables[table] = {}
+    return build_sweep(name.strip(), tables["base"], tables["grid"], str(path), problems)
 
 
-def build_sweep(name: str, base: dict[str, Any], grid: dict[str, Any], source: str) -> Sweep:
-    """Validate ``base`` and ``grid`` and prepare every point; errors name ``source``, the
-    key and, for a grid point, the combination."""
-    _check_keys(base, grid, source)
-    errors: dict[str, None] = {}
+def build_sweep(
+    name: str,
+    base: dict[str, Any],
+    grid: dict[str, Any],
+    source: str,
+    problems: list[str] | None = None,
+) -> Sweep:
+    """Validate ``base`` and ``grid`` and prepare every point; one :class:`SweepError`
+    lists every problem (up to ``MAX_ERRORS``, after ``problems`` found already), each
+    naming the key and, for a grid point, the combination."""
+    errors: dict[str, None] = dict.fromkeys(problems or [])
+    bad_keys = _key_problems(base, grid, errors)
+    base = {key: value for key, value in base.items() if key not in bad_keys}
+    grid = {key: values for key, values in grid.items() if key not in bad_keys}
     points = []
     combinations = itertools.product(*grid.values())
     for index, combination in enumerate(combinations):
@@ -146,29 +158,35 @@ def build_sweep(name: str, base: dict[str, Any], grid: dict[str, Any], source: s
     )
 
 
-def _check_keys(base: dict[str, Any], grid: dict[str, Any], source: str) -> None:
+def _key_problems(base: dict[str, Any], grid: dict[str, Any], errors: dict[str, None]) -> set[str]:
+    """Add a problem to ``errors`` for each unusable key; return those keys."""
     fields = set(RunConfig.model_fields) | set(declared_run_options()) | set(MOVED_TO_PLUGINS)
+    bad: set[str] = set()
     for table, keys in (("base", base), ("grid", grid)):
         for key in keys:
             if key in RESERVED_KEYS:
-                raise SweepError(
-                    f"{source}: [{table}] {key} cannot be set in a sweep file: {RESERVED_KEYS[key]}"
+                errors[f"[{table}] {key} cannot be set in a sweep file: {RESERVED_KEYS[key]}"] = (
+                    None
                 )
-            if key not in fields:
+                bad.add(key)
+            elif key not in fields:
                 close = difflib.get_close_matches(key.replace("-", "_"), sorted(fields), n=1)
                 hint = f"; did you mean {close[0]}?" if close else ""
-                raise SweepError(
-                    f"{source}: [{table}] {key} is not a run option{hint} (keys are the "
+                errors[
+                    f"[{table}] {key} is not a run option{hint} (keys are the "
                     "`tautrait run` options with _ for -, e.g. agent_model)"
-                )
+                ] = None
+                bad.add(key)
     for key, values in grid.items():
         if not isinstance(values, list) or not values:
-            raise SweepError(
-                f"{source}: [grid] {key} must be a non-empty list of values, "
-                f"e.g. {key} = [{_show(values)}]"
-            )
-        if key in base:
-            raise SweepError(f"{source}: {key} is in both [base] and [grid]; keep one")
+            errors[
+                f"[grid] {key} must be a non-empty list of values, e.g. {key} = [{_show(values)}]"
+            ] = None
+            bad.add(key)
+        elif key in base:
+            errors[f"{key} is in both [base] and [grid]; keep one"] = None
+            bad.add(key)
+    return bad
 
 
 def _prepare_point(

@@ -99,7 +99,8 @@ class ResultStore:
         return record
 
     def get_run(self, run_id: str) -> RunRecord:
-        """The run ``run_id`` (a unique prefix is enough); ``latest`` is the newest run."""
+        """The run ``run_id`` (a unique prefix is enough), or the run named ``run_id``
+        (``--name``; a sweep names its runs ``SWEEP/POINT``); ``latest`` is the newest run."""
         with self.session() as session:
             if run_id == "latest":
                 found = session.exec(select(RunRecord).order_by(RunRecord.id.desc())).first()  # type: ignore[union-attr]
@@ -110,11 +111,14 @@ class ResultStore:
             if exact is not None:
                 return self._with_live_status([exact])[0]
             matches = session.exec(select(RunRecord).where(RunRecord.id.startswith(run_id))).all()  # type: ignore[union-attr]
+            if not matches:
+                matches = session.exec(select(RunRecord).where(RunRecord.name == run_id)).all()
         if len(matches) == 1:
             return self._with_live_status(matches)[0]
         if matches:
             raise RunNotFoundError(
-                f"run id {run_id!r} is ambiguous: {', '.join(m.id for m in matches[:5])}"
+                f"run id or name {run_id!r} is ambiguous: "
+                f"{', '.join(m.id for m in matches[:5])}; give one of these ids"
             )
         raise RunNotFoundError(
             f"no run {run_id!r} in {self.path}. List runs with: tautrait runs list"
