@@ -104,9 +104,9 @@ def test_duplicate_names_fail_only_the_commands_that_use_them(site: Path) -> Non
 
 
 CLASHING_USER_PLUGIN = """
-from tautrait_core import hookimpl
+from tautrait_core import UserSimulator, hookimpl
 
-class Impostor:
+class Impostor(UserSimulator):
     name = "llm"
 
 @hookimpl
