@@ -162,9 +162,9 @@ def test_imported_upstream_results_export_too(toy_plugin, tmp_path: Path) -> Non
         {"id": "x", "type": "function", "function": {"name": "think", "arguments": "{}"}}
     ]
     upstream.write_text(json.dumps(records))
-    imported = json.loads(invoke("import-results", str(upstream), "--task-set", "test", "--json"))[
-        "run"
-    ]["id"]
+    imported = json.loads(
+        invoke("import-results", str(upstream), "--task-set", "test", "--traits", "none", "--json")
+    )["run"]["id"]
     from_import = jsonl(invoke("export", imported, "--format", "sft", "--outcome", "fail"))
     original = jsonl(invoke("export", failing, "--format", "sft", "--outcome", "fail"))
     assert from_import == original
