@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from tautrait_core.analysis.summary import BootstrapSettings, RunSummary
     from tautrait_core.analysis.trait_audit import TraitAudit
     from tautrait_core.analysis.trait_drop import TraitDropTable
-    from tautrait_core.store.results import ResultStore
 
 
 def bootstrap_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -53,25 +52,13 @@ def _bootstrap(resamples: int, bootstrap_seed: int, confidence: float) -> Bootst
 def _summaries(
     results_db: Path | None, run_ids: tuple[str, ...], bootstrap: BootstrapSettings
 ) -> list[RunSummary]:
+    from tautrait_core.analysis.grouping import with_sweep_runs
     from tautrait_core.analysis.summary import summarize_run
 
     store = open_store(results_db)
-    records = [library_call(store.get_run, run_id) for run_id in _with_sweep_runs(store, run_ids)]
+    run_ids = tuple(library_call(with_sweep_runs, store, run_ids))
+    records = [library_call(store.get_run, run_id) for run_id in run_ids]
     return [summarize_run(store, record, bootstrap) for record in records]
-
-
-def _with_sweep_runs(store: ResultStore, run_ids: tuple[str, ...]) -> list[str]:
-    """``run_ids`` with each sweep name replaced by the runs of its points, in point order."""
-    expanded: list[str] = []
-    for run_id in run_ids:
-        if store.get_sweep(run_id) is None:
-            expanded.append(run_id)
-            continue
-        runs = store.sweep_runs(run_id)
-        if not runs:
-            raise click.UsageError(f"sweep {run_id!r} has no runs yet: tautrait sweep run ...")
-        expanded.extend(runs[index] for index in sorted(runs))
-    return expanded
 
 
 def _trait_audits(results_db: Path | None, summaries: list[RunSummary]) -> list[TraitAudit]:
@@ -198,9 +185,7 @@ def compare(
     bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
     if len(summaries) < 2:
-        raise click.UsageError(
-            "compare needs a no-trait base run and at least one run with traits (or a sweep)"
-        )
+        raise click.UsageError("compare needs a no-trait base run and runs with traits, or a sweep")
     table = library_call(_trait_drop, summaries, allow_mismatch, bootstrap)
     audits = _trait_audits(results_db, summaries)
     if as_json:
@@ -348,17 +333,8 @@ def diagnose(
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--domain", default=None, help="Domain [default: read from the file name].")
 @click.option("--name", default=None, help="Run name [default: the file name].")
-@click.option(
-    "--task-set",
-    default=None,
-    help="Task set [default: tau-trait:test, imported with: tautrait import tau-trait PATH].",
-)
-@click.option(
-    "--traits",
-    default=None,
-    help="The run's trait mix, e.g. impatience=high, or none [default: read from the file "
-    "name, e.g. impatience-high_retail.json].",
-)
+@click.option("--task-set", default=None, help="Task set [default: tau-trait:test].")
+@click.option("--traits", default=None, help="Trait mix, or none [default: from the file name].")
 @click.option("--agent", default="tool-calling", show_default=True, help="Agent strategy.")
 @click.option("--agent-model", default=None, help="The agent's model.")
 @click.option("--user", default="llm", show_default=True, help="User strategy.")
