@@ -102,11 +102,13 @@ def missing_keys(model: str, provider: str | None, api_base: str | None) -> list
 
 
 def unknown_provider(model: str, provider: str | None, api_base: str | None) -> str | None:
-    """Why litellm cannot tell which provider serves ``model``; ``None`` when it can."""
+    """Why litellm cannot tell which provider serves ``model``; ``None`` when it can, and
+    for a model on a server of its own (``api_base``: checked by the first call, so that
+    a run on a local server does not import litellm before it needs to)."""
+    if api_base:
+        return None
     from tautrait_core.llm.provider import load_litellm
 
-    if api_base and provider is None and "/" not in model:
-        provider = "openai"  # as the client calls an OpenAI-compatible server
     try:
         load_litellm().get_llm_provider(
             model=model, custom_llm_provider=provider, api_base=api_base
