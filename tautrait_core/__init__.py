@@ -69,6 +69,7 @@ if TYPE_CHECKING:
     from tautrait_core.render.console import console, echo_json
     from tautrait_core.run.prepared import PreparedRun, prepare
     from tautrait_core.run.runner import RunReport, execute, run
+    from tautrait_core.run_options import RunOption
     from tautrait_core.trait_mix import INTENSITY_WORDS, TRAITS, TraitMix, canonical_trait
 
 _EXPORTS = {
@@ -137,6 +138,7 @@ _EXPORTS = {
     "set_key": "tautrait_core.llm.keys",
     # runs and results
     "RunConfig": "tautrait_core.config",
+    "RunOption": "tautrait_core.run_options",
     "PreparedRun": "tautrait_core.run.prepared",
     "prepare": "tautrait_core.run.prepared",
     "RunReport": "tautrait_core.run.runner",
@@ -192,6 +194,7 @@ __all__ = [
     "RecordRow",
     "RewardInfo",
     "RunConfig",
+    "RunOption",
     "RunReport",
     "StateTemplate",
     "Task",

@@ -1,21 +1,68 @@
-""":class:`RunConfig`: everything that defines a run, and the settings that execute it.
+"""The run configuration (:class:`RunConfig`) and the run options plugins declare.
 
-Upstream tau-trait field names are accepted as aliases, so upstream configurations port over.
+Field names follow the upstream tau-bench / tau-trait types where they exist, so upstream
+configurations and scripts port over. A plugin's own options (e.g. the steer backend's
+``--endpoint``) are not fields here: the plugin declares them as :class:`RunOption` through
+the ``register_run_options`` hook, and a run keeps their values in
+``RunConfig.plugin_options``.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from os import PathLike
 from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from tautrait_core.errors import ConfigError
+from tautrait_core.run_options import RunOption
 from tautrait_core.trait_mix import TraitMix
 
+EXECUTION_SETTINGS = frozenset(
+    {
+        "results_db",
+        "resume",
+        "run_name",
+        "export_path",
+        "log_dir",
+        "concurrency",
+        "max_retries",
+        "retry_base_s",
+        "timeout_s",
+        "max_cost",
+        "cache",
+        "executor",
+        "ray_address",
+    }
+)
+"""RunConfig fields that say how a run executes, not what it measures: left out of
+:meth:`RunConfig.settings` (so they never make two runs incomparable) and taken from the new
+command line when a run is resumed."""
 
-def _alias(*names: str) -> Any:
-    return Field(validation_alias=AliasChoices(*names))
+MOVED_TO_PLUGINS = {"steer_endpoint": "steer_endpoint", "endpoint": "steer_endpoint"}
+"""Former RunConfig fields (and their aliases) now declared by a plugin, with the plugin
+option each became. Stored runs and library calls that still give them keep working: the
+value moves into ``plugin_options`` (a ``None`` value is dropped)."""
+
+
+def declared_run_options() -> dict[str, RunOption]:
+    """Every run option the loaded plugins declare, by name and by alias.
+
+    An option that takes the name of a RunConfig field is refused (see ``tautrait plugins``
+    and the warning) and left out.
+    """
+    from tautrait_core.plugins import get_plugin_manager
+
+    manager = get_plugin_manager()
+    options = manager.run_options()
+    for key, option in list(options.items()):
+        if key in run_config_keys() and key not in MOVED_TO_PLUGINS:
+            problem = f"uses the name {key!r} of a RunConfig field"
+            source = manager.source("run_option", option.name)
+            manager.refuse("run_option", option.name, source, problem)
+            options = {k: v for k, v in options.items() if v is not option}
+    return options
 
 
 class RunConfig(BaseModel):
@@ -29,7 +76,8 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
-    domain: str = Field("retail", validation_alias=AliasChoices("domain", "env"))
+    domain: str | None = Field(None, validation_alias=AliasChoices("domain", "env"))
+    """``None`` only before it is given: a run needs a domain (see: tautrait plugins)."""
     task_set: str | None = Field(None, validation_alias=AliasChoices("task_set", "task_split"))
     agent: str = Field("tool-calling", validation_alias=AliasChoices("agent", "agent_strategy"))
     agent_model: str | None = Field(None, validation_alias=AliasChoices("agent_model", "model"))
@@ -44,10 +92,6 @@ class RunConfig(BaseModel):
         None, validation_alias=AliasChoices("user_provider", "user_model_provider")
     )
     user_api_base: str | None = None
-    steer_endpoint: str | None = Field(
-        None, validation_alias=AliasChoices("steer_endpoint", "endpoint")
-    )
-    """URL of a steer service (upstream ``--endpoint``), used by the ``steer`` trait backend."""
     trait_backend: str = "prompt"
     traits: TraitMix = Field(
         default_factory=TraitMix, validation_alias=AliasChoices("traits", "trait_dict")
@@ -84,6 +128,38 @@ class RunConfig(BaseModel):
     """Where episodes run: in this process, or on Ray actors (extra ``tautrait-core[ray]``)."""
     ray_address: str | None = None
     """Ray cluster to connect to (``None``: start a local Ray instance)."""
+    plugin_options: dict[str, Any] = Field(default_factory=dict)
+    """Values of the run options plugins declare (:class:`RunOption`), by option name; only
+    those that differ from the option's default. Declared options may also be given by name
+    or alias at the top level (``RunConfig(endpoint=...)``)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _collect_plugin_options(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        fields = run_config_keys()
+        given = data.get("plugin_options") or {}
+        if not isinstance(given, dict):
+            return data  # pydantic reports the wrong type
+        rest = {key: value for key, value in data.items() if key in fields}
+        rest.pop("plugin_options", None)
+        given = dict(given)
+        declared: dict[str, RunOption] = {}
+        for key, value in data.items():
+            if key in fields:
+                continue
+            if key in MOVED_TO_PLUGINS:
+                given[MOVED_TO_PLUGINS[key]] = value
+                continue
+            declared = declared or declared_run_options()
+            if key in declared:
+                given[declared[key].name] = value
+            else:
+                rest[key] = value  # not a run option: extra="forbid" names it
+        if given:
+            rest["plugin_options"] = _plugin_option_values(given, declared or None)
+        return rest
 
     @field_validator("traits", mode="before")
     @classmethod
@@ -126,23 +202,68 @@ class RunConfig(BaseModel):
         return self
 
     def settings(self) -> dict[str, Any]:
-        """The settings that make two runs comparable (everything but bookkeeping)."""
-        data = self.model_dump(
-            exclude={
-                "results_db",
-                "resume",
-                "run_name",
-                "export_path",
-                "log_dir",
-                "concurrency",
-                "max_retries",
-                "retry_base_s",
-                "timeout_s",
-                "max_cost",
-                "cache",
-                "executor",
-                "ray_address",
-            }
-        )
+        """The settings that make two runs comparable (all but :data:`EXECUTION_SETTINGS`)."""
+        data = self.model_dump(exclude=set(EXECUTION_SETTINGS))
         data["traits"] = self.traits.as_words()
         return data
+
+    def plugin_option(self, name: str) -> Any:
+        """The value of the plugin-declared run option ``name``: as given, else its default.
+
+        Raises:
+            ConfigError: no loaded plugin declares ``name``.
+        """
+        if name in self.plugin_options:
+            return self.plugin_options[name]
+        option = declared_run_options().get(name)
+        if option is None:
+            raise ConfigError(
+                f"no installed plugin declares the run option {name!r} "
+                "(the loaded plugins and their options: tautrait plugins)"
+            )
+        return option.default
+
+
+def stored_plugin_options(config: dict[str, Any]) -> dict[str, Any]:
+    """The plugin options of a stored configuration (as stored, not validated), including
+    those of a run stored while the option was still a RunConfig field."""
+    options = {
+        MOVED_TO_PLUGINS[key]: value
+        for key, value in config.items()
+        if key in MOVED_TO_PLUGINS and value is not None
+    }
+    return {**options, **(config.get("plugin_options") or {})}
+
+
+@cache
+def run_config_keys() -> frozenset[str]:
+    """RunConfig's field names and their upstream aliases (the keys a configuration takes)."""
+    keys = set()
+    for name, field in RunConfig.model_fields.items():
+        keys.add(name)
+        if isinstance(field.validation_alias, AliasChoices):
+            keys.update(str(choice) for choice in field.validation_alias.choices)
+    return frozenset(keys)
+
+
+def _plugin_option_values(
+    given: dict[str, Any], declared: dict[str, RunOption] | None
+) -> dict[str, Any]:
+    """Plugin option values by canonical name, validated, without those equal to the default.
+
+    Names no loaded plugin declares are kept as given (a stored run may name an option of a
+    plugin not installed here); :func:`~tautrait_core.run.prepared.prepare` refuses them.
+    """
+    if declared is None:
+        declared = declared_run_options()
+    values: dict[str, Any] = {}
+    for key, value in given.items():
+        option = declared.get(key)
+        if option is None:
+            if value is not None:
+                values[key] = value
+            continue
+        value = option.validate(value)
+        if value != option.default:
+            values[option.name] = value
+    return values

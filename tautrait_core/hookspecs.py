@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from tautrait_core.episode.agent import Agent
     from tautrait_core.episode.trait_backend import TraitBackend
     from tautrait_core.episode.user import UserSimulator
+    from tautrait_core.run_options import RunOption
 
 PROJECT_NAME = "tautrait"
 
@@ -62,6 +63,17 @@ def register_trait_backends(register: Callable[[type[TraitBackend]], None]) -> N
 
     :param register: call ``register(BackendClass)``; the class has a ``name`` attribute
         (see :class:`tautrait_core.episode.trait_backend.TraitBackend`).
+    """
+
+
+@hookspec
+def register_run_options(register: Callable[[RunOption], None]) -> None:
+    """Add options to ``tautrait run`` (and to ``RunConfig`` and sweep files) for this plugin.
+
+    :param register: call ``register(RunOption(name=..., help=..., type=..., default=...))``
+        once per option; a run stores the value in ``RunConfig.plugin_options[name]``, and
+        the plugin reads it with ``config.plugin_option(name)``. Keep this hook in the
+        plugin's light top-level module: ``tautrait run --help`` calls it.
     """
 
 

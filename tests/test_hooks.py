@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
-from tautrait_core import hookimpl, hookspecs
+from tautrait_core import Agent, RunOption, TraitBackend, UserSimulator, hookimpl, hookspecs
 from tautrait_core.cli import cli
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 
@@ -55,7 +55,7 @@ def test_hook_register_agents() -> None:
         @staticmethod
         @hookimpl
         def register_agents(register):  # type: ignore[no-untyped-def]
-            register(type("Parrot", (), {"name": "parrot"}))
+            register(type("Parrot", (Agent,), {"name": "parrot"}))
 
     assert "parrot" in registered(Plugin, "agent")
 
@@ -65,7 +65,7 @@ def test_hook_register_user_simulators() -> None:
         @staticmethod
         @hookimpl
         def register_user_simulators(register):  # type: ignore[no-untyped-def]
-            register(type("Mime", (), {"name": "mime"}))
+            register(type("Mime", (UserSimulator,), {"name": "mime"}))
 
     assert "mime" in registered(Plugin, "user")
 
@@ -75,9 +75,19 @@ def test_hook_register_trait_backends() -> None:
         @staticmethod
         @hookimpl
         def register_trait_backends(register):  # type: ignore[no-untyped-def]
-            register(type("Whisper", (), {"name": "whisper"}))
+            register(type("Whisper", (TraitBackend,), {"name": "whisper"}))
 
     assert registered(Plugin, "trait_backend") == ["prompt", "whisper"]
+
+
+def test_hook_register_run_options() -> None:
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def register_run_options(register):  # type: ignore[no-untyped-def]
+            register(RunOption(name="whisper_level", help="How softly.", type=int, default=1))
+
+    assert "whisper_level" in registered(Plugin, "run_option")
 
 
 def test_hook_register_commands() -> None:

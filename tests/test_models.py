@@ -72,7 +72,7 @@ def test_upstream_run_config_fields_are_accepted() -> None:
 def test_upstream_steer_provider_selects_the_steer_backend() -> None:
     config = RunConfig(user_model_provider="steer", endpoint="http://steer.local/v1")
     assert config.trait_backend == "steer" and config.user_provider is None
-    assert config.steer_endpoint == "http://steer.local/v1"
+    assert config.plugin_options == {"steer_endpoint": "http://steer.local/v1"}
 
 
 def test_stored_config_round_trips() -> None:

@@ -9,15 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from tautrait_core import Agent
 from tautrait_core.errors import PluginError, UnknownNameError
 from tautrait_core.hookspecs import hookimpl
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 from tests.distributions import make_distribution, run_tautrait
 
 AGENT_PLUGIN = """
-from tautrait_core import hookimpl
+from tautrait_core import Agent, hookimpl
 
-class EchoAgent:
+class EchoAgent(Agent):
     name = "{agent}"
     needs_model = False
 
@@ -103,10 +104,16 @@ def test_duplicate_names_fail_only_the_commands_that_use_them(site: Path) -> Non
 
 
 CLASHING_USER_PLUGIN = """
-from tautrait_core import hookimpl
+from tautrait_core import UserSimulator, hookimpl
 
-class Impostor:
+class Impostor(UserSimulator):
     name = "llm"
+
+    async def start(self):
+        return "hello"
+
+    async def reply(self, agent_message):
+        return "###STOP###"
 
 @hookimpl
 def register_user_simulators(register):
@@ -209,7 +216,7 @@ class InProcessPlugin:
     @staticmethod
     @hookimpl
     def register_agents(register):  # type: ignore[no-untyped-def]
-        class Twin:
+        class Twin(Agent):
             name = "oracle"
 
         register(Twin)

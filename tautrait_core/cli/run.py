@@ -1,4 +1,10 @@
-"""``tautrait run``."""
+"""``tautrait run``.
+
+Each option is a :class:`~tautrait_core.config.RunConfig` field under the same name (or an
+upstream alias), with the field's default; ``tests/test_run_options.py`` checks that they
+agree. Options that plugins declare (:class:`~tautrait_core.run_options.RunOption`) are
+added when the command is parsed or its help is shown, never at import.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +18,16 @@ import click
 from tautrait_core.cli.root import cli, library_call
 from tautrait_core.render.console import console, echo_json, print_metrics
 
+PLUGIN_OPTION_PREFIX = "plugin__"
+"""Prefix of the click parameter names of plugin-declared options."""
+
 executor_option = click.option(
     "--executor",
     type=click.Choice(["local", "ray"]),
     default=None,
-    help="Where episodes run: this process [default], or Ray actors across a Ray cluster "
-    "(pip install 'tautrait-core[ray]'; workers read API keys from their own environment).",
+    help="Where episodes run: this process [default: local], or Ray actors across a Ray "
+    "cluster (pip install 'tautrait-core[ray]'; workers read API keys from their own "
+    "environment).",
 )
 ray_address_option = click.option(
     "--ray-address",
@@ -27,7 +37,45 @@ ray_address_option = click.option(
 )
 
 
-@cli.command()
+class RunCommand(click.Command):
+    """A command whose options include those the loaded plugins declare."""
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        """The command's own options, the plugins' options, then ``--help``."""
+        params = super().get_params(ctx)
+        help_option = self.get_help_option(ctx)
+        own = [param for param in params if param is not help_option]
+        taken = {flag for param in own for flag in param.opts}
+        plugin = plugin_parameters(taken)
+        return [*own, *plugin, *([help_option] if help_option is not None else [])]
+
+
+_CLICK_TYPES: dict[Any, click.ParamType] = {int: click.INT, float: click.FLOAT, bool: click.BOOL}
+
+
+def plugin_parameters(taken: set[str]) -> list[click.Option]:
+    """One click option per plugin-declared run option (flags in ``taken`` left out)."""
+    from tautrait_core.plugins import get_plugin_manager
+
+    options = {option.name: option for option in get_plugin_manager().run_options().values()}
+    params = []
+    for option in sorted(options.values(), key=lambda option: option.name):
+        flags = [flag for flag in option.flags if flag not in taken]
+        if not flags:
+            continue
+        default = "" if option.default is None else f" [default: {option.default}]"
+        params.append(
+            click.Option(
+                [*flags, PLUGIN_OPTION_PREFIX + option.name],
+                type=_CLICK_TYPES.get(option.type, click.STRING),
+                default=None,
+                help=option.help + default,
+            )
+        )
+    return params
+
+
+@cli.command(cls=RunCommand)
 @click.option(
     "--domain", "--env", "domain", default=None, help="Domain to run (see: tautrait plugins)."
 )
@@ -63,9 +111,6 @@ ray_address_option = click.option(
     help="JSON trait mix in upstream trait_dict form.",
 )
 @click.option(
-    "--endpoint", "steer_endpoint", default=None, help="Steer service URL (steer backend)."
-)
-@click.option(
     "--temperature", type=float, default=0.0, show_default=True, help="Agent temperature."
 )
 @click.option("--user-temperature", type=float, default=None, help="User temperature.")
@@ -86,14 +131,36 @@ ray_address_option = click.option(
     show_default=True,
 )
 @click.option("--max-steps", type=click.IntRange(min=1), default=30, show_default=True)
-@click.option("--max-retries", type=click.IntRange(min=0), default=4, show_default=True)
+@click.option(
+    "--max-retries",
+    type=click.IntRange(min=0),
+    default=4,
+    show_default=True,
+    help="Retries of a failed model call (exponential backoff with jitter).",
+)
+@click.option(
+    "--retry-base-s",
+    type=click.FloatRange(min=0),
+    default=1.0,
+    show_default=True,
+    help="Seconds before the first retry; each retry waits about twice as long.",
+)
+@click.option(
+    "--timeout-s",
+    type=click.FloatRange(min=0, min_open=True),
+    default=120.0,
+    show_default=True,
+    help="Seconds one model request may take.",
+)
 @click.option(
     "--max-cost",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
     help="Stop starting episodes once the run has spent this many dollars.",
 )
-@click.option("--cache", is_flag=True, help="Reuse stored answers to identical model requests.")
+@click.option(
+    "--cache", is_flag=True, default=False, help="Reuse stored answers to identical model requests."
+)
 @click.option(
     "--few-shot-file",
     "--few-shot-displays-path",
@@ -138,9 +205,13 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
             options["task_ids"] = [int(part) for part in task_ids.replace(",", " ").split()]
         except ValueError as exc:
             raise click.BadParameter(f"--task-ids takes integers, got {task_ids!r}") from exc
-    if options["domain"] is None and not options["resume"]:
-        raise click.UsageError("missing --domain (installed domains: tautrait plugins)")
+    plugin_options = {
+        key.removeprefix(PLUGIN_OPTION_PREFIX): options.pop(key)
+        for key in list(options)
+        if key.startswith(PLUGIN_OPTION_PREFIX)
+    }
     options = {key: value for key, value in options.items() if value is not None}
+    options["plugin_options"] = {k: v for k, v in plugin_options.items() if v is not None}
     config = library_call(RunConfig.model_validate, options)
     # a person typing one side needs the terminal to themselves: no live progress bar
     typed = "human" in (config.agent, config.user)

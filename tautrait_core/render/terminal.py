@@ -51,9 +51,17 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
     """The lines ``tautrait report`` prints for one run."""
     from rich.text import Text
 
+    from tautrait_core.config import stored_plugin_options
+
     record, metrics = summary.record, summary.metrics
+    options = stored_plugin_options(record.config)
     lines: list[RenderableType] = [
         Text(run_heading(record)),
+        *(
+            [Text("Plugin options: " + "  ".join(f"{k}={v}" for k, v in options.items()))]
+            if options
+            else []
+        ),
         Text(
             f"Episodes: {metrics.episodes} ({metrics.scored} scored, {metrics.errors} errors)"
             f"  tasks: {metrics.tasks}  trials: {record.num_trials}"

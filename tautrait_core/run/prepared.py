@@ -41,6 +41,12 @@ class PreparedRun:
 def prepare(config: RunConfig) -> PreparedRun:
     """Resolve names, load the task set and check the configuration before anything runs."""
     manager = get_plugin_manager()
+    if config.domain is None:
+        raise ConfigError(
+            "missing --domain: a run needs a domain (RunConfig(domain=...)); "
+            "list the installed domains with: tautrait plugins"
+        )
+    check_plugin_options(config)
     domain = manager.get(
         "domain", config.domain, "Install a domain plugin, e.g. pip install tautrait-telehealth"
     )
@@ -89,6 +95,17 @@ def prepare(config: RunConfig) -> PreparedRun:
             )
         task_ids = list(range(config.start, end))
     return PreparedRun(config, domain, task_set, task_ids, agent_class, user_class, backend_class)
+
+
+def check_plugin_options(config: RunConfig) -> None:
+    """Refuse plugin options no loaded plugin declares (e.g. its plugin is not installed)."""
+    declared = get_plugin_manager().run_options()
+    unknown = sorted(set(config.plugin_options) - set(declared))
+    if unknown:
+        raise ConfigError(
+            f"run option(s) {', '.join(unknown)} are declared by no loaded plugin; install the "
+            "plugin that declares them, or leave them out (loaded plugins: tautrait plugins)"
+        )
 
 
 def episode_seed(seed: int, task_id: int, trial: int) -> int:

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from tautrait_core.analysis.metrics import RunMetrics, summarize
-from tautrait_core.config import RunConfig
+from tautrait_core.config import EXECUTION_SETTINGS, RunConfig
 from tautrait_core.domain.task_sets import template_for
 from tautrait_core.episode.result import EpisodeResult
 from tautrait_core.errors import StorageError
@@ -80,20 +80,8 @@ async def execute_async(
     if config.resume:
         record = store.get_run(config.resume)
         stored = record.run_config()
-        config = stored.model_copy(
-            update={
-                "concurrency": config.concurrency,
-                "results_db": config.results_db,
-                "max_retries": config.max_retries,
-                "retry_base_s": config.retry_base_s,
-                "timeout_s": config.timeout_s,
-                "max_cost": config.max_cost,
-                "cache": config.cache,
-                "executor": config.executor,
-                "ray_address": config.ray_address,
-                "resume": record.id,
-            }
-        )
+        execution = {name: getattr(config, name) for name in EXECUTION_SETTINGS}
+        config = stored.model_copy(update={**execution, "resume": record.id})
         prepared = prepare(config)
         prepared.task_ids = list(record.task_ids)
     else:

@@ -13,7 +13,8 @@ by one run::
     traits = ["", "impatience=high"]
 
 Keys are :class:`~tautrait_core.config.RunConfig` field names (the ``tautrait run`` options
-with ``_`` for ``-``). Every point must pass :func:`~tautrait_core.run.prepared.prepare`.
+with ``_`` for ``-``) and the names of the run options plugins declare (e.g. the steer
+plugin's ``steer_endpoint``). Every point must pass :func:`~tautrait_core.run.prepared.prepare`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tautrait_core.config import RunConfig
+from tautrait_core.config import MOVED_TO_PLUGINS, RunConfig, declared_run_options
 from tautrait_core.errors import SweepError, TautraitError
 
 RESERVED_KEYS = {
@@ -80,9 +81,22 @@ class Sweep:
     def fingerprint(self) -> str:
         """A hash of every point's run settings (execution options such as concurrency and
         executor may change between invocations)."""
-        settings = [[point.values, point.config.settings()] for point in self.points]
+        settings = [[point.values, _fingerprint_settings(point.config)] for point in self.points]
         text = json.dumps(settings, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _fingerprint_settings(config: RunConfig) -> dict[str, Any]:
+    """A point's settings in the layout sweeps were stored with before plugins declared run
+    options (former fields back at the top, no empty ``plugin_options``), so a sweep stored
+    then still resumes."""
+    settings = config.settings()
+    options = dict(settings.pop("plugin_options"))
+    for field in set(MOVED_TO_PLUGINS.values()):
+        settings[field] = options.pop(field, None)
+    if options:
+        settings["plugin_options"] = options
+    return settings
 
 
 def load_sweep_file(path: Path) -> Sweep:
@@ -133,7 +147,7 @@ def build_sweep(name: str, base: dict[str, Any], grid: dict[str, Any], source: s
 
 
 def _check_keys(base: dict[str, Any], grid: dict[str, Any], source: str) -> None:
-    fields = set(RunConfig.model_fields)
+    fields = set(RunConfig.model_fields) | set(declared_run_options()) | set(MOVED_TO_PLUGINS)
     for table, keys in (("base", base), ("grid", grid)):
         for key in keys:
             if key in RESERVED_KEYS:

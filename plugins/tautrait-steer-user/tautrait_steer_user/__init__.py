@@ -13,10 +13,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from tautrait_core import hookimpl
+from tautrait_core import RunOption, hookimpl
 
 if TYPE_CHECKING:
     import click
+
+ENDPOINT_OPTION = RunOption(
+    name="steer_endpoint",
+    aliases=("endpoint",),
+    type=str | None,
+    help="Steer service URL for --trait-backend steer [default: $STEER_ENDPOINT].",
+)
+"""``--steer-endpoint`` / upstream ``--endpoint``: where the steer trait backend posts."""
+
+
+@hookimpl
+def register_run_options(register: Callable[[RunOption], None]) -> None:
+    register(ENDPOINT_OPTION)
 
 
 @hookimpl

@@ -2,7 +2,7 @@
 
 The service (hosted, or ``tautrait steer serve``) steers a model's activations with the
 run's trait mix instead of describing the traits in the prompt. The endpoint comes from
-``--endpoint`` (``RunConfig.steer_endpoint``) or ``STEER_ENDPOINT``; the key from
+``--endpoint`` (the plugin's run option ``steer_endpoint``) or ``STEER_ENDPOINT``; the key from
 ``STEER_API_KEY`` (or ``tautrait keys set STEER_API_KEY``), required unless the endpoint
 is on this machine (loopback).
 """
@@ -22,6 +22,7 @@ from tautrait_core import (
     TraitBackend,
     apply_stored_keys,
 )
+from tautrait_steer_user import ENDPOINT_OPTION
 from tautrait_steer_user.client import SteerClient
 from tautrait_steer_user.protocol import (
     API_KEY_ENV,
@@ -39,7 +40,8 @@ def resolve_endpoint(config: RunConfig) -> str:
     Raises:
         ConfigError: no endpoint, or not an http(s) URL.
     """
-    endpoint = config.steer_endpoint or os.environ.get(ENDPOINT_ENV, "").strip()
+    given = config.plugin_option(ENDPOINT_OPTION.name)
+    endpoint = given or os.environ.get(ENDPOINT_ENV, "").strip()
     if not endpoint:
         raise ConfigError(
             "the steer trait backend needs a steer service: pass --endpoint URL or set "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import sys
 from typing import Any
 
@@ -63,7 +65,7 @@ def test_upstream_flags_select_the_steer_backend() -> None:
         {"user_model_provider": "steer", "endpoint": "http://127.0.0.1:8600/"}
     )
     assert upstream.trait_backend == "steer"
-    assert upstream.steer_endpoint == "http://127.0.0.1:8600/"
+    assert upstream.plugin_option("steer_endpoint") == "http://127.0.0.1:8600/"
 
 
 def test_no_endpoint_fails_before_the_run() -> None:
@@ -166,6 +168,48 @@ def test_cli_run_with_the_steer_backend(parcel_domain: str) -> None:
         result = CliRunner().invoke(cli, arguments)
         assert result.exit_code == 0, result.output
         assert service.requests[0].body["trait_dict"] == {"skeptical": "medium"}
+        url = service.url
+    run_id = json.loads(result.output)["run_id"]
+    report = json.loads(CliRunner().invoke(cli, ["report", run_id, "--json"]).output)
+    assert report["config"]["plugin_options"] == {"steer_endpoint": url}
+    assert "steer_endpoint" not in report["config"]
+    shown = CliRunner().invoke(cli, ["report", run_id]).output
+    assert f"Plugin options: steer_endpoint={url}" in shown
+
+
+def test_endpoint_is_the_plugin_s_run_option_not_a_core_field() -> None:
+    assert "steer_endpoint" not in RunConfig.model_fields
+    help_text = CliRunner().invoke(cli, ["run", "--help"]).output
+    assert "--steer-endpoint, --endpoint" in help_text
+    assert "Steer service URL" in help_text
+    for given in ({"endpoint": "http://h:1/"}, {"steer_endpoint": "http://h:1/"}):
+        assert config(**given).plugin_options == {"steer_endpoint": "http://h:1/"}
+    with pytest.raises(ConfigError, match=r"--steer-endpoint \(steer_endpoint\)"):
+        config(endpoint=["not", "a", "url"])
+
+
+def test_run_stored_before_the_option_moved_still_resumes(parcel_domain: str) -> None:
+    broken = {"on": True}
+
+    def responder(body: dict[str, Any]) -> str | ServiceFailure:
+        return ServiceFailure(503) if broken["on"] else customer(body)
+
+    with FakeSteerService(responder) as service:
+        options = {"domain": parcel_domain, "agent": "oracle", "user": "llm", "max_retries": 0}
+        report = execute(config(**options, endpoint=service.url))
+        assert report.metrics.errors == 2
+        # rewrite the stored config the way runs were stored while the core had the field
+        stored = dict(report.run.config)
+        stored["steer_endpoint"] = stored.pop("plugin_options")["steer_endpoint"]
+        with sqlite3.connect(report.results_db) as db:
+            db.execute(
+                "UPDATE runs SET config = ? WHERE id = ?", (json.dumps(stored), report.run.id)
+            )
+        broken["on"] = False
+        resumed = execute(
+            RunConfig(resume=report.run.id, results_db=report.results_db, retry_base_s=0)
+        )
+    assert [r.outcome for r in resumed.results] == [Outcome.PASS, Outcome.PASS]
 
 
 def test_cli_run_without_endpoint_names_the_fix(parcel_domain: str) -> None:
