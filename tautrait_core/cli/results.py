@@ -45,7 +45,11 @@ def tasks(domain: str, task_set: str | None, as_json: bool) -> None:
     if task_set is None:
         sets = all_task_sets(found)
         rows = [
-            {"task_set": name, "tasks": len(s.tasks), "description": s.description}
+            {
+                "task_set": name,
+                "tasks": len(library_call(getattr, s, "tasks")),
+                "description": s.description,
+            }
             for name, s in sets.items()
         ]
         if as_json:
@@ -57,10 +61,11 @@ def tasks(domain: str, task_set: str | None, as_json: bool) -> None:
                 )
         return
     selected = library_call(resolve_task_set, found, task_set)
+    task_list = library_call(getattr, selected, "tasks")
     if as_json:
-        echo_json([task.model_dump() for task in selected.tasks])
+        echo_json([task.model_dump() for task in task_list])
         return
-    for index, task in enumerate(selected.tasks):
+    for index, task in enumerate(task_list):
         summary = " ".join(task.instruction.split())[:90]
         console().print(f"{index:>4}  {task.user_id:<28} {len(task.actions):>2} actions  {summary}")
 

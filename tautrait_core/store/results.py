@@ -72,25 +72,33 @@ class ResultStore:
         self, config: RunConfig, task_set: str, task_ids: list[int], plugins: dict[str, str]
     ) -> RunRecord:
         """Record a new run and return it."""
-        config = RunConfig.model_validate_json(redact(config.model_dump_json()))
-        record = RunRecord(
-            id=new_run_id(),
-            created_at=_now(),
-            name=config.run_name,
-            domain=config.domain,
-            task_set=task_set,
-            agent=config.agent,
-            agent_model=config.agent_model,
-            user_strategy=config.user,
-            user_model=config.user_model,
-            traits=config.traits.label(),
-            num_trials=config.num_trials,
-            task_ids=task_ids,
-            config=json.loads(config.model_dump_json()),
-            plugins=plugins,
-        )
+        record = _run_record(config, task_set, task_ids, plugins)
         with self.session() as session:
             session.add(record)
+            session.commit()
+        return record
+
+    def import_run(
+        self,
+        config: RunConfig,
+        task_set: str,
+        task_ids: list[int],
+        plugins: dict[str, str],
+        results: list[EpisodeResult],
+        status: str,
+    ) -> RunRecord:
+        """Store a finished run and all its episodes in one transaction (all or nothing).
+
+        Of results repeating a (task, trial) pair the last one is kept.
+        """
+        record = _run_record(config, task_set, task_ids, plugins)
+        record.status, record.finished_at = status, _now()
+        latest = {(result.task_id, result.trial): result for result in results}
+        with self.session() as session:
+            session.add(record)
+            session.flush()
+            for result in latest.values():
+                session.add(_episode_record(record.id, result))
             session.commit()
         return record
 
@@ -139,26 +147,7 @@ class ResultStore:
 
         Known API key values are redacted from everything stored.
         """
-        result = EpisodeResult.model_validate_json(redact(result.model_dump_json()))
-        record = EpisodeRecord(
-            run_id=run_id,
-            task_id=result.task_id,
-            trial=result.trial,
-            outcome=result.outcome.value,
-            reward=result.reward,
-            termination=result.termination.value,
-            reward_info=result.reward_info.model_dump() if result.reward_info else None,
-            messages=[m.model_dump(exclude_none=True) for m in result.messages],
-            error=result.error,
-            agent_usage=result.agent_usage.model_dump(),
-            user_usage=result.user_usage.model_dump(),
-            calls=[call.model_dump() for call in result.calls],
-            cost=episode_cost(result),
-            steps=result.steps,
-            duration_s=result.duration_s,
-            finished_at=_now(),
-            env_date=result.env_date.isoformat() if result.env_date else None,
-        )
+        record = _episode_record(run_id, result)
         with self.session() as session:
             existing = session.exec(
                 select(EpisodeRecord).where(
@@ -298,3 +287,49 @@ def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _run_record(
+    config: RunConfig, task_set: str, task_ids: list[int], plugins: dict[str, str]
+) -> RunRecord:
+    config = RunConfig.model_validate_json(redact(config.model_dump_json()))
+    return RunRecord(
+        id=new_run_id(),
+        created_at=_now(),
+        name=config.run_name,
+        domain=config.domain,
+        task_set=task_set,
+        agent=config.agent,
+        agent_model=config.agent_model,
+        user_strategy=config.user,
+        user_model=config.user_model,
+        traits=config.traits.label(),
+        num_trials=config.num_trials,
+        task_ids=task_ids,
+        config=json.loads(config.model_dump_json()),
+        plugins=plugins,
+    )
+
+
+def _episode_record(run_id: str, result: EpisodeResult) -> EpisodeRecord:
+    """The row of one episode, with known API key values redacted."""
+    result = EpisodeResult.model_validate_json(redact(result.model_dump_json()))
+    return EpisodeRecord(
+        run_id=run_id,
+        task_id=result.task_id,
+        trial=result.trial,
+        outcome=result.outcome.value,
+        reward=result.reward,
+        termination=result.termination.value,
+        reward_info=result.reward_info.model_dump() if result.reward_info else None,
+        messages=[m.model_dump(exclude_none=True) for m in result.messages],
+        error=result.error,
+        agent_usage=result.agent_usage.model_dump(),
+        user_usage=result.user_usage.model_dump(),
+        calls=[call.model_dump() for call in result.calls],
+        cost=episode_cost(result),
+        steps=result.steps,
+        duration_s=result.duration_s,
+        finished_at=_now(),
+        env_date=result.env_date.isoformat() if result.env_date else None,
+    )
