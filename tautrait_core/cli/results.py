@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
-from tautrait_core.render.console import console, echo_json, runs_table
+from tautrait_core.render.console import console, echo_json, plugins_table, runs_table
 
 
 @cli.command()
@@ -21,15 +21,7 @@ def plugins(as_json: bool) -> None:
     if as_json:
         echo_json([info.__dict__ for info in infos])
         return
-    from rich.table import Table
-
-    table = Table("plugin", "distribution", "version", "registers")
-    for info in infos:
-        registers = "; ".join(
-            f"{kind}: {', '.join(names)}" for kind, names in info.registers.items()
-        )
-        table.add_row(info.name, info.distribution, info.version, registers or "-")
-    console().print(table)
+    console().print(plugins_table(infos))
 
 
 @cli.command()

@@ -106,4 +106,7 @@ class SpendTracker:
     def stop_reason(self) -> str | None:
         if not self.exhausted():
             return None
-        return f"--max-cost reached: spent ${self.spent:.4f} of ${self.limit:.4f}"
+        from tautrait_core.render.console import format_costs
+
+        spent, limit = format_costs(self.spent, self.limit)
+        return f"--max-cost reached: spent {spent} of {limit}"
