@@ -55,9 +55,12 @@ def check_results_database(path: Path) -> None:
         header = file.read(100)
     if not header.startswith(SQLITE_HEADER) or len(header) < 100:
         raise StorageError(f"{path} is not a tautrait results database (not SQLite); {fix}")
-    page_size = int.from_bytes(header[16:18], "big") or 65536
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size  # how SQLite writes 64 KiB pages
     pages, counter, valid_for = (int.from_bytes(header[i : i + 4], "big") for i in (28, 24, 92))
-    if counter == valid_for and path.stat().st_size < pages * page_size:
+    wal = Path(f"{path}-wal")
+    settled = not wal.exists() or wal.stat().st_size == 0  # no checkpoint can be under way
+    if settled and counter == valid_for and path.stat().st_size < pages * page_size:
         raise StorageError(
             f"{path} is not a tautrait results database: it is truncated "
             f"({path.stat().st_size} of {pages * page_size} bytes); {fix}"
