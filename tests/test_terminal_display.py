@@ -100,7 +100,8 @@ def test_cache_hits_are_reported(toy_plugin) -> None:
     assert first.exit_code == 0 and again.exit_code == 0, again.output
     assert "answered from the --cache" not in first.output
     assert f"{calls} model calls, {calls} answered from the --cache at no cost" in again.output
-    report = json.loads(runner.invoke(cli, ["report", "latest", "--json"]).output)
+    run_id = RUN_ID.findall(again.output)[0]  # not 'latest': both runs may share a second
+    report = json.loads(runner.invoke(cli, ["report", run_id, "--json"]).output)
     assert report["metrics"]["cached_calls"] == calls
 
 
