@@ -9,22 +9,41 @@ Names load on first use, so importing the package (and starting the CLI) stays f
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tautrait_core.hookspecs import hookimpl, hookspec
+from tautrait_core.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
+    from tautrait_core.analysis.rescore import rescore
     from tautrait_core.cli.root import json_option, library_call, open_store, results_db_option
+    from tautrait_core.compat.data_files import (
+        read_collections,
+        upstream_collection,
+        write_collections,
+    )
     from tautrait_core.compat.hashing import UpstreamBaseline, upstream_changes, upstream_hash
+    from tautrait_core.compat.records import (
+        JSONValue,
+        RecordRow,
+        check_record_id,
+        check_record_keys,
+    )
     from tautrait_core.config import RunConfig
     from tautrait_core.domain.checks import TaskCheck, check_task, check_task_set
     from tautrait_core.domain.common_tools import calculate, think, transfer_to_human_agents
     from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
-    from tautrait_core.domain.reward import RewardInfo, compute_reward, replay_actions
+    from tautrait_core.domain.reward import (
+        RewardInfo,
+        compute_reward,
+        gold_plan,
+        is_gold_tool_call,
+        replay_actions,
+    )
     from tautrait_core.domain.state import EpisodeDB, StateTemplate
     from tautrait_core.domain.task import RESPOND_ACTION, Action, Task
     from tautrait_core.domain.task_sets import resolve_task_set, template_for
+    from tautrait_core.domain.template_cache import TemplateCache, per_template
     from tautrait_core.domain.tools import ERROR_PREFIX, Tool, tool
     from tautrait_core.episode.agent import Agent
     from tautrait_core.episode.context import EpisodeContext
@@ -65,12 +84,17 @@ _EXPORTS = {
     "ERROR_PREFIX": "tautrait_core.domain.tools",
     "EpisodeDB": "tautrait_core.domain.state",
     "StateTemplate": "tautrait_core.domain.state",
+    "TemplateCache": "tautrait_core.domain.template_cache",
+    "per_template": "tautrait_core.domain.template_cache",
     "calculate": "tautrait_core.domain.common_tools",
     "think": "tautrait_core.domain.common_tools",
     "transfer_to_human_agents": "tautrait_core.domain.common_tools",
     "RewardInfo": "tautrait_core.domain.reward",
     "compute_reward": "tautrait_core.domain.reward",
     "replay_actions": "tautrait_core.domain.reward",
+    "rescore": "tautrait_core.analysis.rescore",
+    "gold_plan": "tautrait_core.domain.reward",
+    "is_gold_tool_call": "tautrait_core.domain.reward",
     "TaskCheck": "tautrait_core.domain.checks",
     "check_task": "tautrait_core.domain.checks",
     "check_task_set": "tautrait_core.domain.checks",
@@ -80,6 +104,13 @@ _EXPORTS = {
     "UpstreamBaseline": "tautrait_core.compat.hashing",
     "upstream_changes": "tautrait_core.compat.hashing",
     "upstream_hash": "tautrait_core.compat.hashing",
+    "JSONValue": "tautrait_core.compat.records",
+    "RecordRow": "tautrait_core.compat.records",
+    "read_collections": "tautrait_core.compat.data_files",
+    "upstream_collection": "tautrait_core.compat.data_files",
+    "write_collections": "tautrait_core.compat.data_files",
+    "check_record_keys": "tautrait_core.compat.records",
+    "check_record_id": "tautrait_core.compat.records",
     # agents, user simulators and trait backends
     "Agent": "tautrait_core.episode.agent",
     "UserSimulator": "tautrait_core.episode.user",
@@ -150,6 +181,7 @@ __all__ = [
     "EpisodeDB",
     "EpisodeResult",
     "Generation",
+    "JSONValue",
     "Message",
     "ModelCall",
     "ModelSpec",
@@ -157,6 +189,7 @@ __all__ = [
     "PluginError",
     "PreparedRun",
     "ProviderError",
+    "RecordRow",
     "RewardInfo",
     "RunConfig",
     "RunReport",
@@ -166,6 +199,7 @@ __all__ = [
     "TaskSet",
     "TaskSetError",
     "TautraitError",
+    "TemplateCache",
     "Termination",
     "Tool",
     "ToolCall",
@@ -181,6 +215,8 @@ __all__ = [
     "calculate",
     "call_log",
     "canonical_trait",
+    "check_record_id",
+    "check_record_keys",
     "check_task",
     "check_task_set",
     "complete",
@@ -189,15 +225,20 @@ __all__ = [
     "echo_json",
     "execute",
     "get_plugin_manager",
+    "gold_plan",
     "hookimpl",
     "hookspec",
+    "is_gold_tool_call",
     "json_option",
     "library_call",
     "lookup",
     "open_store",
+    "per_template",
     "prepare",
+    "read_collections",
     "redact",
     "replay_actions",
+    "rescore",
     "resolve_task_set",
     "results_db_option",
     "retry_delay",
@@ -208,18 +249,10 @@ __all__ = [
     "tool",
     "transfer_to_human_agents",
     "upstream_changes",
+    "upstream_collection",
     "upstream_hash",
+    "write_collections",
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tautrait_core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -9,8 +9,6 @@ import pytest
 
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 
-PEERS = Path(__file__).resolve().parents[1].parent / "shared" / "peers" / "tau-trait"
-
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -40,11 +38,3 @@ def toy_plugin() -> Iterator[object]:
     finally:
         manager.unregister("toy_library")
         reset_plugin_manager()
-
-
-@pytest.fixture
-def peers() -> Path:
-    """The upstream tau-trait reference material beside the checkout (skip if absent)."""
-    if not PEERS.is_dir():
-        pytest.skip(f"upstream reference material not found at {PEERS}")
-    return PEERS

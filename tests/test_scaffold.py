@@ -45,7 +45,7 @@ def install_and_test(package: Path, site: Path, home: Path) -> subprocess.Comple
 
 @pytest.mark.parametrize(
     ("kind", "name", "passed"),
-    [("domain", "bakery", "5 passed"), ("user", "brief-customer", "2 passed")],
+    [("domain", "bakery", "11 passed"), ("user", "brief-customer", "2 passed")],
 )
 def test_generated_plugin_installs_and_passes_its_tests(
     tmp_path: Path, kind: str, name: str, passed: str

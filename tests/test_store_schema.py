@@ -14,6 +14,7 @@ TABLES = [
     tables.RunRecord,
     tables.EpisodeRecord,
     tables.DiagnosisRecord,
+    tables.TraitRatingRecord,
     tables.SweepRecord,
     tables.SweepPointRecord,
 ]
@@ -69,7 +70,8 @@ def test_every_table_is_compared() -> None:
     assert declared == {
         table.name
         for table in SQLModel.metadata.tables.values()
-        if table.name in {"runs", "episodes", "diagnoses", "sweeps", "sweep_points"}
+        if table.name
+        in {"runs", "episodes", "diagnoses", "trait_ratings", "sweeps", "sweep_points"}
     }
     assert len(TABLES) == len(
         [v for v in vars(tables).values() if isinstance(v, type) and hasattr(v, "__table__")]

@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "tautrait_core.cli.play",
     "tautrait_core.cli.rescore",
     "tautrait_core.cli.sweep",
+    "tautrait_core.cli.traits",
     "tautrait_core.cli.serve",
     "tautrait_core.cli.cache",
 )

@@ -13,6 +13,7 @@ from tautrait_core.render.console import console, echo_json, format_cost
 
 if TYPE_CHECKING:
     from tautrait_core.analysis.summary import BootstrapSettings, RunSummary
+    from tautrait_core.analysis.trait_audit import TraitAudit
     from tautrait_core.analysis.trait_drop import TraitDropTable
 
 
@@ -56,6 +57,12 @@ def _summaries(
     store = open_store(results_db)
     records = [library_call(store.get_run, run_id) for run_id in run_ids]
     return [summarize_run(store, record, bootstrap) for record in records]
+
+
+def _trait_audits(results_db: Path | None, summaries: list[RunSummary]) -> list[TraitAudit]:
+    from tautrait_core.analysis.trait_audit import stored_trait_audits
+
+    return stored_trait_audits(open_store(results_db), [s.record for s in summaries])
 
 
 def _trait_drop(
@@ -106,7 +113,8 @@ def report(
     bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
     if html_path is not None:
-        _write_html(html_path, summaries, allow_mismatch, bootstrap)
+        audits = _trait_audits(results_db, summaries)
+        _write_html(html_path, summaries, allow_mismatch, bootstrap, audits)
     if as_json:
         documents = [summary.as_json(bootstrap) for summary in summaries]
         echo_json(documents[0] if len(documents) == 1 else documents)
@@ -120,7 +128,11 @@ def report(
 
 
 def _write_html(
-    path: Path, summaries: list[RunSummary], allow_mismatch: bool, bootstrap: BootstrapSettings
+    path: Path,
+    summaries: list[RunSummary],
+    allow_mismatch: bool,
+    bootstrap: BootstrapSettings,
+    trait_audits: list[TraitAudit],
 ) -> None:
     from tautrait_core.errors import TautraitError
     from tautrait_core.render.html import html_report
@@ -132,7 +144,8 @@ def _write_html(
         except TautraitError as exc:
             note = f"No trait-drop chart: {exc}"
             console(stderr=True).print(note, markup=False, style="yellow")
-    path.write_text(html_report(summaries, bootstrap, table, note), encoding="utf-8")
+    page = html_report(summaries, bootstrap, table, note, trait_audits)
+    path.write_text(page, encoding="utf-8")
     console(stderr=True).print(f"Wrote {path}", markup=False)
 
 
@@ -162,20 +175,30 @@ def compare(
     max steps, trait backend, ...), each group's no-trait run is its base, and each group
     is a row. Runs whose settings differ from every base are refused unless
     --allow-mismatch. Intervals: percentile bootstrap over tasks, paired by task.
+    Where the runs' user turns have trait ratings (tautrait traits audit), a trait-fidelity
+    table shows beside each run's change how strongly its user showed each trait.
     """
-    from tautrait_core.render.terminal import trait_drop_view
+    from tautrait_core.render.terminal import trait_audit_view, trait_drop_view
 
     if len(run_ids) < 2:
         raise click.UsageError("compare needs a no-trait base run and at least one run with traits")
     bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
     table = library_call(_trait_drop, summaries, allow_mismatch, bootstrap)
+    audits = _trait_audits(results_db, summaries)
     if as_json:
-        echo_json(table.model_dump())
+        document = table.model_dump()
+        if audits:
+            document["trait_audits"] = [audit.model_dump() for audit in audits]
+        echo_json(document)
         return
     out = console()
     for view in trait_drop_view(table):
         out.print(view)
+    for audit in audits:
+        out.print()
+        for view in trait_audit_view(audit, table):
+            out.print(view)
 
 
 @cli.command()

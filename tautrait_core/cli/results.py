@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -84,30 +85,71 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("run_id")
+@click.argument("run_ids", metavar="RUN...", nargs=-1, required=True)
 @click.option(
     "--format",
     "export_format",
-    type=click.Choice(["tau-bench"]),
+    type=click.Choice(["tau-bench", "sft", "preference"]),
     default="tau-bench",
     show_default=True,
+    help="tau-bench: upstream's result list (one run); sft: one chat-format conversation "
+    "per line (JSONL); preference: pairs of a passing and a failing episode (JSONL).",
+)
+@click.option(
+    "--outcome",
+    type=click.Choice(["pass", "fail", "all"]),
+    default=None,
+    help="sft: which episodes to write [default: pass]; error episodes are never written.",
+)
+@click.option(
+    "--min-reward", type=float, default=None, help="sft: only episodes with this reward or more."
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @results_db_option
-def export(run_id: str, export_format: str, output: Path | None, results_db: Path | None) -> None:
-    """Export a run as upstream's result-list JSON (task_id, reward, info, traj, trial)."""
-    from tautrait_core.compat.result_files import result_list
-    from tautrait_core.domain.task_sets import tasks_of_run
-
+def export(
+    run_ids: tuple[str, ...],
+    export_format: str,
+    outcome: str | None,
+    min_reward: float | None,
+    output: Path | None,
+    results_db: Path | None,
+) -> None:
+    """Export runs: upstream's result-list JSON (task_id, reward, info, traj, trial), or
+    training data in the OpenAI chat fine-tuning shape (sft, preference)."""
+    if export_format != "sft" and (outcome is not None or min_reward is not None):
+        raise click.UsageError("--outcome and --min-reward apply to --format sft only")
     store = open_store(results_db)
-    record = library_call(store.get_run, run_id)
-    tasks = library_call(tasks_of_run, record.domain, record.task_set)
-    text = json.dumps(result_list(store.episodes(record.id), tasks), indent=2)
-    if output is None:
-        click.echo(text)
+    if export_format == "tau-bench":
+        if len(run_ids) > 1:
+            raise click.UsageError("--format tau-bench exports one run: give one RUN id")
+        from tautrait_core.compat.result_files import result_list
+        from tautrait_core.domain.task_sets import tasks_of_run
+
+        record = library_call(store.get_run, run_ids[0])
+        tasks = library_call(tasks_of_run, record.domain, record.task_set)
+        text = json.dumps(result_list(store.episodes(record.id), tasks), indent=2)
+        if output is None:
+            click.echo(text)
+        else:
+            output.write_text(text)
+            console(stderr=True).print(f"Wrote {output}")
+        return
+    from tautrait_core.compat import training_data
+
+    episodes = library_call(training_data.stored_episodes, store, run_ids)
+    if export_format == "sft":
+        chosen = training_data.select_episodes(episodes, outcome or "pass", min_reward)  # type: ignore[arg-type]
+        records = training_data.sft_records(chosen)
     else:
-        output.write_text(text)
-        console(stderr=True).print(f"Wrote {output}")
+        records = training_data.preference_records(episodes)
+    if output is None:
+        lines = io.StringIO()
+        training_data.write_jsonl(records, lines)
+        click.echo(lines.getvalue(), nl=False)
+        return
+    with output.open("w", encoding="utf-8") as stream:
+        count = training_data.write_jsonl(records, stream)
+    console(stderr=True).print(f"Wrote {count} {export_format} lines to {output}")
 
 
 @cli.command("import")

@@ -1,1 +1,2 @@
-"""Everything upstream: hashing, task and result files, imports and exports."""
+"""Everything upstream: hashing, records as rows, data files, task and result files, imports
+and exports."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field, ValidationError
 
 from tautrait_core.domain.domain import Domain, TaskSet
-from tautrait_core.domain.reward import outputs_found
+from tautrait_core.domain.reward import is_gold_tool_call, outputs_found
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.domain.tools import describe_validation_error
@@ -74,7 +74,7 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
                     )
                 )
                 continue
-            if action.name in domain.terminating_tools:
+            if not is_gold_tool_call(action, domain.terminating_tools):
                 continue
             observation = domain.run_tool(db, action.name, dict(action.kwargs))
             observations.append(observation)

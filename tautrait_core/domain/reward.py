@@ -2,8 +2,9 @@
 
 reward = 1 exactly when
   1. the agent's final database equals the database obtained by replaying the task's gold
-     actions on a fresh copy (terminating tools skipped; a gold action that errors is a
-     no-op apart from what it changed before failing), and
+     plan on a fresh copy (its gold actions less ``respond`` and terminating tools, see
+     :func:`gold_plan`; a gold action that errors is a no-op apart from what it changed
+     before failing), and
   2. every required output string appears in some agent reply, compared lower-cased with
      the commas of the reply removed.
 
@@ -14,7 +15,7 @@ result is cached per process.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
@@ -56,15 +57,42 @@ class GoldState:
     observations: tuple[str, ...]
 
 
+def is_gold_tool_call(action: Action, terminating_tools: Collection[str]) -> bool:
+    """Whether the gold replay runs ``action`` through the tools: every action except
+    ``respond`` (a message, not a tool call) and the terminating tools (which end the
+    conversation and change no state)."""
+    return action.name != RESPOND_ACTION and action.name not in terminating_tools
+
+
+def gold_plan(
+    actions: Iterable[Action], terminating_tools: Collection[str], *, with_replies: bool = False
+) -> list[Action]:
+    """The gold actions that the replay runs through the tools, in order: what an agent
+    that follows the task exactly calls (see :func:`is_gold_tool_call`).
+
+    Args:
+        actions: A task's gold actions (``task.actions``).
+        terminating_tools: The domain's terminating tools (``domain.terminating_tools``).
+        with_replies: Keep the ``respond`` actions too (the agent's messages, in place).
+    """
+    return [
+        action
+        for action in actions
+        if is_gold_tool_call(action, terminating_tools)
+        or (with_replies and action.name == RESPOND_ACTION)
+    ]
+
+
 def replay_actions(domain: Domain, db: EpisodeDB, actions: Sequence[Action]) -> list[str]:
     """Run ``actions`` through the domain's tools as the gold replay does.
 
-    ``respond`` and terminating tools are skipped (their observation is ``""``). Returns one
-    observation per action.
+    Actions outside the gold plan (``respond`` and terminating tools, see
+    :func:`gold_plan`) are skipped; their observation is ``""``. Returns one observation
+    per action.
     """
     observations = []
     for action in actions:
-        if action.name == RESPOND_ACTION or action.name in domain.terminating_tools:
+        if not is_gold_tool_call(action, domain.terminating_tools):
             observations.append("")
             continue
         observations.append(domain.run_tool(db, action.name, dict(action.kwargs)))

@@ -38,17 +38,12 @@ class EpisodeContext:
         config = self.config
         if not config.agent_model:
             raise ConfigError(f"agent {config.agent!r} needs a model: pass --agent-model")
-        return ModelSpec(
-            model=config.agent_model,
-            provider=config.agent_provider,
-            api_base=config.agent_api_base,
-            temperature=config.temperature,
-            max_retries=config.max_retries,
-            retry_base_s=config.retry_base_s,
-            timeout_s=config.timeout_s,
-            role="agent",
-            cache_path=self.cache_path(),
-            cache_scope=self.cache_scope(),
+        return self._model_spec(
+            "agent",
+            config.agent_model,
+            config.agent_provider,
+            config.agent_api_base,
+            config.temperature,
         )
 
     def user_model(self) -> ModelSpec:
@@ -56,15 +51,32 @@ class EpisodeContext:
         config = self.config
         if not config.user_model:
             raise ConfigError(f"user simulator {config.user!r} needs a model: pass --user-model")
+        return self._model_spec(
+            "user",
+            config.user_model,
+            config.user_provider,
+            config.user_api_base,
+            config.user_temperature,
+        )
+
+    def _model_spec(
+        self,
+        role: str,
+        model: str,
+        provider: str | None,
+        api_base: str | None,
+        temperature: float | None,
+    ) -> ModelSpec:
+        """A model of one side, with the run's retry, timeout and cache settings."""
         return ModelSpec(
-            model=config.user_model,
-            provider=config.user_provider,
-            api_base=config.user_api_base,
-            temperature=config.user_temperature,
-            max_retries=config.max_retries,
-            retry_base_s=config.retry_base_s,
-            timeout_s=config.timeout_s,
-            role="user",
+            model=model,
+            provider=provider,
+            api_base=api_base,
+            temperature=temperature,
+            max_retries=self.config.max_retries,
+            retry_base_s=self.config.retry_base_s,
+            timeout_s=self.config.timeout_s,
+            role=role,
             cache_path=self.cache_path(),
             cache_scope=self.cache_scope(),
         )

@@ -1,17 +1,23 @@
-"""Charts as inline SVG strings (no scripts, no external files): pass^k curves and the
-trait-drop bars. Every label is XML-escaped."""
+"""Chart geometry for the HTML report: pass^k curves and trait-drop bars.
+
+Only positions, colours and label texts are computed here; the SVG markup is written by
+``templates/charts.svg.j2``, rendered with autoescaping, so no label is escaped by hand.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
 from math import ceil
 
 from tautrait_core.analysis.metrics import PassHatKInterval
 from tautrait_core.analysis.trait_drop import TraitDropTable
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b")
-FONT = 'font-family="sans-serif" font-size="12"'
+FONT_SIZE = 12
+"""Font size of every chart label, in SVG units (the templates write it out)."""
+AXIS_LABEL = "k (trials that must all succeed)"
+LEGEND_ROW = 18.0
+"""Height of one legend entry in the pass^k chart."""
 
 
 @dataclass(frozen=True)
@@ -22,18 +28,103 @@ class CurveSeries:
     points: list[PassHatKInterval]
 
 
-def _text(x: float, y: float, content: str, anchor: str = "start", extra: str = "") -> str:
-    return (
-        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" {FONT}{extra}>'
-        f"{escape(content)}</text>"
-    )
+@dataclass(frozen=True)
+class Label:
+    """A line of chart text; ``y`` is its baseline, ``anchor`` the SVG text-anchor."""
+
+    x: float
+    y: float
+    text: str
+    anchor: str = "start"
+    bold: bool = False
+    rotation: float = 0.0
+    """Degrees to turn the text about its anchor point (``-90`` reads bottom to top)."""
 
 
-def pass_hat_k_chart(series: list[CurveSeries]) -> str:
-    """pass^k against k for each series, with its confidence band."""
+@dataclass(frozen=True)
+class Rule:
+    """A straight grid or axis line."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: str
+
+
+@dataclass(frozen=True)
+class Dot:
+    """A data point, with the tooltip that names its value."""
+
+    x: float
+    y: float
+    tip: str
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One series of the pass^k chart: its band, its line and its points."""
+
+    color: str
+    band: list[tuple[float, float]]
+    line: list[tuple[float, float]]
+    dots: list[Dot]
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """A colour swatch (12 x 12, top-left at ``x``, ``y``) and the series label beside it."""
+
+    x: float
+    y: float
+    color: str
+    label: Label
+
+
+@dataclass(frozen=True)
+class PassHatKChart:
+    """Everything the pass^k chart draws, in drawing order."""
+
+    width: float
+    height: float
+    rules: list[Rule]
+    labels: list[Label]
+    curves: list[Curve]
+    legend: list[LegendEntry]
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One trait mix's relative change of pass^1, with its interval when there is one."""
+
+    x: float
+    y: float
+    width: float
+    color: str
+    tip: str
+    interval: tuple[float, float] | None
+    """The interval's left and right ends (x), drawn as a whisker through the bar's middle."""
+
+
+@dataclass(frozen=True)
+class TraitDropChart:
+    """Everything the trait-drop chart draws."""
+
+    width: float
+    height: float
+    rules: list[Rule]
+    labels: list[Label]
+    bars: list[Bar]
+
+
+def pass_hat_k_chart(series: list[CurveSeries]) -> PassHatKChart:
+    """pass^k against k for each series, with its confidence band and a legend below.
+
+    The legend starts one text line below the x-axis label, so the two never overlap.
+    """
     left, top, width, height = 56.0, 16.0, 560.0, 240.0
-    legend_top = top + height + 44
-    total_height = legend_top + 18 * len(series) + 8
+    axis_label_y = top + height + 36
+    legend_top = axis_label_y + 2 * FONT_SIZE
     top_k = max((p.k for s in series for p in s.points), default=1)
 
     def x(k: int) -> float:
@@ -42,59 +133,34 @@ def pass_hat_k_chart(series: list[CurveSeries]) -> str:
     def y(value: float) -> float:
         return top + (1.0 - value) * height
 
-    parts = [
-        f'<svg class="chart pass-k-chart" xmlns="http://www.w3.org/2000/svg" '
-        f'width="{left + width + 40:.0f}" height="{total_height:.0f}" '
-        f'viewBox="0 0 {left + width + 40:.0f} {total_height:.0f}" role="img" '
-        f'aria-label="pass^k by k">'
-    ]
+    rules, labels = [], []
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        parts.append(
-            f'<line x1="{left}" x2="{left + width}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
-            f'stroke="#ddd"/>'
-        )
-        parts.append(_text(left - 8, y(tick) + 4, f"{tick:.2f}", "end"))
-    for k in range(1, top_k + 1):
-        parts.append(_text(x(k), top + height + 18, str(k), "middle"))
-    parts.append(
-        _text(left + width / 2, top + height + 36, "k (trials that must all succeed)", "middle")
-    )
-    parts.append(
-        _text(
-            14,
-            top + height / 2,
-            "pass^k",
-            "middle",
-            f' transform="rotate(-90 14 {top + height / 2:.1f})"',
-        )
-    )
+        rules.append(Rule(left, y(tick), left + width, y(tick), "#ddd"))
+        labels.append(Label(left - 8, y(tick) + 4, f"{tick:.2f}", "end"))
+    labels += [Label(x(k), top + height + 18, str(k), "middle") for k in range(1, top_k + 1)]
+    labels.append(Label(left + width / 2, axis_label_y, AXIS_LABEL, "middle"))
+    labels.append(Label(14, top + height / 2, "pass^k", "middle", rotation=-90))
+    curves, legend = [], []
     for index, item in enumerate(series):
         color = PALETTE[index % len(PALETTE)]
         points = sorted(item.points, key=lambda p: p.k)
-        if points:
-            band = [f"{x(p.k):.1f},{y(p.high):.1f}" for p in points]
-            band += [f"{x(p.k):.1f},{y(p.low):.1f}" for p in reversed(points)]
-            parts.append(
-                f'<polygon points="{" ".join(band)}" fill="{color}" fill-opacity="0.15" '
-                f'stroke="none"/>'
+        band = [(x(p.k), y(p.high)) for p in points]
+        band += [(x(p.k), y(p.low)) for p in reversed(points)]
+        dots = [
+            Dot(
+                x(p.k),
+                y(p.value),
+                f"{item.label}: pass^{p.k} = {p.value:.3f} [{p.low:.3f}, {p.high:.3f}]",
             )
-            line = " ".join(f"{x(p.k):.1f},{y(p.value):.1f}" for p in points)
-            parts.append(
-                f'<polyline points="{line}" fill="none" stroke="{color}" stroke-width="2"/>'
-            )
-        for p in points:
-            tip = f"{item.label}: pass^{p.k} = {p.value:.3f} [{p.low:.3f}, {p.high:.3f}]"
-            parts.append(
-                f'<circle cx="{x(p.k):.1f}" cy="{y(p.value):.1f}" r="3.5" fill="{color}">'
-                f"<title>{escape(tip)}</title></circle>"
-            )
-        legend_y = legend_top + 18 * index
-        parts.append(
-            f'<rect x="{left}" y="{legend_y - 9:.1f}" width="12" height="12" fill="{color}"/>'
+            for p in points
+        ]
+        curves.append(Curve(color, band, [(x(p.k), y(p.value)) for p in points], dots))
+        legend_y = legend_top + LEGEND_ROW * index
+        legend.append(
+            LegendEntry(left, legend_y - 9, color, Label(left + 18, legend_y + 1, item.label))
         )
-        parts.append(_text(left + 18, legend_y + 1, item.label))
-    parts.append("</svg>")
-    return "".join(parts)
+    total_height = legend_top + LEGEND_ROW * len(series) + 8
+    return PassHatKChart(left + width + 40, total_height, rules, labels, curves, legend)
 
 
 def _extent(table: TraitDropTable) -> float:
@@ -110,7 +176,7 @@ def _extent(table: TraitDropTable) -> float:
     return max(step, ceil(largest / step - 1e-9) * step)
 
 
-def trait_drop_chart(table: TraitDropTable) -> str:
+def trait_drop_chart(table: TraitDropTable) -> TraitDropChart:
     """Horizontal bars of the relative change of pass^1 per trait mix, with intervals."""
     label_width, width, value_width = 230.0, 380.0, 190.0
     zero = label_width + width / 2
@@ -121,47 +187,37 @@ def trait_drop_chart(table: TraitDropTable) -> str:
     def x(value: float) -> float:
         return zero + value / extent * width / 2
 
-    parts = [
-        f'<svg class="chart trait-drop-chart" xmlns="http://www.w3.org/2000/svg" '
-        f'width="{label_width + width + value_width:.0f}" height="{total_height:.0f}" '
-        f'viewBox="0 0 {label_width + width + value_width:.0f} {total_height:.0f}" role="img" '
-        f'aria-label="relative change of pass^1 by trait mix">'
-    ]
+    rules, labels, bars = [], [], []
     for tick in (-extent, -extent / 2, 0.0, extent / 2, extent):
-        parts.append(
-            f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="20" y2="{total_height - 20:.0f}" '
-            f'stroke="{"#999" if tick == 0 else "#eee"}"/>'
-        )
-        parts.append(_text(x(tick), 14, f"{tick:+.0%}", "middle"))
+        rules.append(Rule(x(tick), 20, x(tick), total_height - 20, "#999" if tick == 0 else "#eee"))
+        labels.append(Label(x(tick), 14, f"{tick:+.0%}", "middle"))
     cursor = 30.0
     for row in table.rows:
-        parts.append(_text(4, cursor + 14, row.label, extra=' font-weight="bold"'))
+        labels.append(Label(4, cursor + 14, row.label, bold=True))
         cursor += 24
         for cell in row.cells:
-            parts.append(_text(label_width - 8, cursor + 12, cell.traits, "end"))
+            labels.append(Label(label_width - 8, cursor + 12, cell.traits, "end"))
             value = cell.relative_change
             if value is None:
-                parts.append(_text(zero + 6, cursor + 12, "n/a (base never succeeds)"))
+                labels.append(Label(zero + 6, cursor + 12, "n/a (base never succeeds)"))
                 cursor += 20
                 continue
             start, end = sorted((x(0.0), x(value)))
-            color = "#c0392b" if value < 0 else "#27ae60"
-            tip = f"{row.label}, {cell.traits}: {value:+.1%}"
-            parts.append(
-                f'<rect x="{start:.1f}" y="{cursor + 3:.1f}" width="{max(end - start, 1):.1f}" '
-                f'height="12" fill="{color}"><title>{escape(tip)}</title></rect>'
-            )
+            interval = None
+            value_text = f"{value:+.1%}"
             if cell.low is not None and cell.high is not None:
-                mid = cursor + 9
-                parts.append(
-                    f'<path d="M{x(cell.low):.1f} {mid - 5:.1f}v10M{x(cell.low):.1f} {mid:.1f}'
-                    f'H{x(cell.high):.1f}M{x(cell.high):.1f} {mid - 5:.1f}v10" stroke="#333" '
-                    f'fill="none"/>'
+                interval = (x(cell.low), x(cell.high))
+                value_text += f" [{cell.low:+.1%}, {cell.high:+.1%}]"
+            bars.append(
+                Bar(
+                    start,
+                    cursor + 3,
+                    max(end - start, 1),
+                    "#c0392b" if value < 0 else "#27ae60",
+                    f"{row.label}, {cell.traits}: {value:+.1%}",
+                    interval,
                 )
-                interval = f" [{cell.low:+.1%}, {cell.high:+.1%}]"
-            else:
-                interval = ""
-            parts.append(_text(label_width + width + 8, cursor + 12, f"{value:+.1%}{interval}"))
+            )
+            labels.append(Label(label_width + width + 8, cursor + 12, value_text))
             cursor += 20
-    parts.append("</svg>")
-    return "".join(parts)
+    return TraitDropChart(label_width + width + value_width, total_height, rules, labels, bars)

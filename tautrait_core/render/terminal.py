@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING
 
 from tautrait_core.analysis.grouping import describe_differences
 from tautrait_core.compat.result_import import IMPORTED_STATUS
-from tautrait_core.render.console import cost_line
+from tautrait_core.render.console import cost_line, format_cost
 from tautrait_core.render.transcript import reward_breakdown, transcript, visible
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from tautrait_core.analysis.summary import RunSummary
+    from tautrait_core.analysis.trait_audit import RunTraitAudit, TraitAudit
     from tautrait_core.analysis.trait_drop import TraitDropTable
     from tautrait_core.episode.result import EpisodeResult
     from tautrait_core.run.sweeps import PointOutcome
@@ -260,3 +261,92 @@ def sweep_points_view(outcomes: list[PointOutcome], name: str) -> RenderableType
             Text(run),
         )
     return table
+
+
+def pass_change_by_run(table: TraitDropTable) -> dict[str, str]:
+    """Each run's trait-drop cell as text (``base`` for the no-trait runs), by run id."""
+    changes = {row.base_run_id: "base" for row in table.rows}
+    for row in table.rows:
+        for cell in row.cells:
+            changes[cell.run_id] = change_with_interval(cell.relative_change, cell.low, cell.high)
+    return changes
+
+
+def fidelity_cell(run: RunTraitAudit, trait: str) -> str:
+    """``1.33 (high)``: mean rating, and the requested intensity when the mix has the trait."""
+    from tautrait_core.trait_mix import INTENSITY_WORDS
+
+    entry = run.trait(trait)
+    rated = mean_rating_text(entry.mean_rating)
+    return rated if entry.requested is None else f"{rated} ({INTENSITY_WORDS[entry.requested]})"
+
+
+def correlation_lines(audit: TraitAudit) -> list[str]:
+    """``Spearman ... across runs: impatience 0.83, ...``, over all runs and per backend."""
+    lines = []
+    for group, values in audit.correlations.items():
+        shown = ", ".join(
+            f"{trait} {'n/a' if rho is None else f'{rho:.2f}'}" for trait, rho in values.items()
+        )
+        lines.append(f"Rank correlation of requested and rated intensity ({group}): {shown}")
+    return lines
+
+
+def trait_audit_view(
+    audit: TraitAudit, table: TraitDropTable | None = None
+) -> list[RenderableType]:
+    """Requested against rated trait intensity per run, with leakage; beside each run's
+    change of pass^1 when a trait-drop table is given."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from tautrait_core.trait_mix import TRAITS
+
+    changes = pass_change_by_run(table) if table is not None else None
+    grid = Table(title=Text(f"Trait fidelity: mean judge rating 0-2 per user turn ({audit.model})"))
+    for header in ("run", "traits", "backend"):
+        grid.add_column(header)
+    if changes is not None:
+        grid.add_column("pass^1 change", justify="right")
+    for header in (*TRAITS, "leakage", "turns"):
+        grid.add_column(header, justify="right")
+    for run in audit.runs:
+        values = [run.run_id, run.traits, run.trait_backend]
+        if changes is not None:
+            values.append(changes.get(run.run_id, "-"))
+        values += [fidelity_cell(run, trait) for trait in TRAITS]
+        values += [mean_rating_text(run.leakage), str(run.turns)]
+        grid.add_row(*(Text(value) for value in values))
+    notes = [
+        "Requested intensity in brackets; leakage: mean rating of the traits not requested.",
+        *correlation_lines(audit),
+        f"Judge cost: {format_cost(audit.cost)}",
+    ]
+    return [grid, *(Text(note) for note in notes)]
+
+
+def trait_drift_view(audit: TraitAudit) -> list[RenderableType]:
+    """Mean rating of each requested trait by where the turn falls in its conversation."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from tautrait_core.analysis.trait_audit import TURN_THIRDS
+    from tautrait_core.trait_mix import INTENSITY_WORDS
+
+    grid = Table(title=Text("Drift: mean rating of requested traits by turn position"))
+    grid.add_column("run")
+    grid.add_column("trait")
+    for third in TURN_THIRDS:
+        grid.add_column(f"{third} third", justify="right")
+    for run in audit.runs:
+        for entry in run.fidelity:
+            if entry.requested is not None:
+                trait = f"{entry.trait} ({INTENSITY_WORDS[entry.requested]})"
+                thirds = [mean_rating_text(entry.by_third[third]) for third in TURN_THIRDS]
+                grid.add_row(*(Text(value) for value in (run.run_id, trait, *thirds)))
+    return [grid] if grid.row_count else []
+
+
+def mean_rating_text(value: float | None) -> str:
+    """A mean rating with two decimals (``-`` for none)."""
+    return "-" if value is None else f"{value:.2f}"

@@ -97,12 +97,33 @@ M005_SWEEPS = (
 )
 
 
+TRAIT_RATINGS = (
+    """CREATE TABLE trait_ratings (
+        id INTEGER NOT NULL PRIMARY KEY,
+        run_id VARCHAR NOT NULL REFERENCES runs (id),
+        task_id INTEGER NOT NULL,
+        trial INTEGER NOT NULL,
+        turn INTEGER NOT NULL,
+        turns INTEGER NOT NULL,
+        trait VARCHAR NOT NULL,
+        rating INTEGER NOT NULL,
+        reason VARCHAR NOT NULL,
+        model VARCHAR NOT NULL,
+        cost FLOAT,
+        created_at VARCHAR NOT NULL,
+        UNIQUE (run_id, task_id, trial, turn, trait, model)
+    )""",
+    "CREATE INDEX ix_trait_ratings_run_id ON trait_ratings (run_id)",
+)
+
+
 MIGRATIONS: list[tuple[str, tuple[str, ...]]] = [
     ("m001_initial", M001_INITIAL),
     ("m002_model_calls", M002_MODEL_CALLS),
     ("m003_diagnoses", M003_DIAGNOSES),
     ("m004_episode_date", ("ALTER TABLE episodes ADD COLUMN env_date VARCHAR",)),
     ("m005_sweeps", M005_SWEEPS),
+    ("m006_trait_ratings", TRAIT_RATINGS),
 ]
 """Ordered schema migrations; never edit one that has shipped, add the next."""
 

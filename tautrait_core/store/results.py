@@ -30,6 +30,7 @@ from tautrait_core.store.tables import (
     RunRecord,
     SweepPointRecord,
     SweepRecord,
+    TraitRatingRecord,
 )
 
 
@@ -230,6 +231,45 @@ class ResultStore:
                     .order_by(DiagnosisRecord.trial, DiagnosisRecord.task_id)  # type: ignore[arg-type]
                 ).all()
             )
+
+    # -- trait ratings ---------------------------------------------------------------
+
+    def save_trait_ratings(self, ratings: list[TraitRatingRecord]) -> None:
+        """Store ratings in one transaction, replacing earlier ones of the same turn, trait
+        and judge model."""
+        with self.session() as session:
+            for rating in ratings:
+                existing = session.exec(
+                    select(TraitRatingRecord).where(
+                        TraitRatingRecord.run_id == rating.run_id,
+                        TraitRatingRecord.task_id == rating.task_id,
+                        TraitRatingRecord.trial == rating.trial,
+                        TraitRatingRecord.turn == rating.turn,
+                        TraitRatingRecord.trait == rating.trait,
+                        TraitRatingRecord.model == rating.model,
+                    )
+                ).first()
+                if existing is not None:
+                    session.delete(existing)
+                    session.flush()
+                rating.created_at = rating.created_at or _now()
+                session.add(rating)
+            session.commit()
+
+    def trait_ratings(self, run_id: str, model: str | None = None) -> list[TraitRatingRecord]:
+        """A run's stored trait ratings (of one judge model, when given), in turn order."""
+        statement = select(TraitRatingRecord).where(TraitRatingRecord.run_id == run_id)
+        if model is not None:
+            statement = statement.where(TraitRatingRecord.model == model)
+        order = (
+            TraitRatingRecord.model,
+            TraitRatingRecord.trial,
+            TraitRatingRecord.task_id,
+            TraitRatingRecord.turn,
+            TraitRatingRecord.id,
+        )
+        with self.session() as session:
+            return list(session.exec(statement.order_by(*order)).all())  # type: ignore[arg-type]
 
     # -- sweeps ----------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """The tables of the results database, as SQLModel classes: runs, episodes, diagnoses,
-sweeps and sweep points.
+trait ratings, sweeps and sweep points.
 
 The schema itself is created by the migrations in :mod:`tautrait_core.store.migrations`;
 a test checks that both describe the same columns.
@@ -111,6 +111,31 @@ class DiagnosisRecord(SQLModel, table=True):
     explanation: str
     model: str
     cost: float | None = None
+    created_at: str = ""
+
+
+class TraitRatingRecord(SQLModel, table=True):
+    """How strongly one user turn showed one trait, as rated by a judge model
+    (``tautrait traits audit``)."""
+
+    __tablename__ = "trait_ratings"
+    __table_args__ = (UniqueConstraint("run_id", "task_id", "trial", "turn", "trait", "model"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="runs.id", index=True)
+    task_id: int
+    trial: int
+    turn: int
+    """Position of the rated message among the episode's user turns (0 is the first)."""
+    turns: int
+    """How many user turns the episode has (to place ``turn`` early or late)."""
+    trait: str
+    rating: int
+    """0 (not shown), 1 (somewhat) or 2 (strongly)."""
+    reason: str
+    model: str
+    cost: float | None = None
+    """This rating's share of the judge call that rated the turn on every trait."""
     created_at: str = ""
 
 

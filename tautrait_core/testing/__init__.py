@@ -1,5 +1,7 @@
 """Helpers for testing tautrait plugins: the scripted model server, CLI entry points, the
-plugin manager reset, and the checks every domain plugin runs on itself.
+plugin manager reset, the contract suite every domain plugin runs on itself
+(:class:`DomainPluginContract`), the fixtures its tool tests share, and where the
+reference material is.
 
 Plugin tests import from here (and from :mod:`tautrait_core`); the submodules may move.
 Names load on first use.
@@ -7,12 +9,15 @@ Names load on first use.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from tautrait_core.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
     from tautrait_core.cli import cli, main
     from tautrait_core.plugins import reset_plugin_manager
+    from tautrait_core.testing.domain_contract import DomainPluginContract, UpstreamDomainContract
+    from tautrait_core.testing.episode_fixtures import EpisodeFixtures, episode_fixtures
     from tautrait_core.testing.plugin_checks import (
         heavy_modules_imported_by,
         oracle_average_reward,
@@ -21,6 +26,7 @@ if TYPE_CHECKING:
         wheel_contents,
         write_upstream_checkout,
     )
+    from tautrait_core.testing.reference import missing_reference_material, reference_material_dir
     from tautrait_core.testing.server import (
         Failure,
         Reply,
@@ -44,17 +50,29 @@ _EXPORTS = {
     "registered_domain": "tautrait_core.testing.plugin_checks",
     "wheel_contents": "tautrait_core.testing.plugin_checks",
     "write_upstream_checkout": "tautrait_core.testing.plugin_checks",
+    "DomainPluginContract": "tautrait_core.testing.domain_contract",
+    "UpstreamDomainContract": "tautrait_core.testing.domain_contract",
+    "EpisodeFixtures": "tautrait_core.testing.episode_fixtures",
+    "episode_fixtures": "tautrait_core.testing.episode_fixtures",
+    "missing_reference_material": "tautrait_core.testing.reference",
+    "reference_material_dir": "tautrait_core.testing.reference",
 }
 
 __all__ = [
+    "DomainPluginContract",
+    "EpisodeFixtures",
     "Failure",
     "Reply",
     "ScriptedModelServer",
+    "UpstreamDomainContract",
     "cli",
+    "episode_fixtures",
     "heavy_modules_imported_by",
     "main",
+    "missing_reference_material",
     "oracle_average_reward",
     "package_files",
+    "reference_material_dir",
     "registered_domain",
     "reply_text",
     "reply_tool_call",
@@ -64,14 +82,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tautrait_core.testing' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -19,18 +19,18 @@ from typing import Any
 
 from tautrait_core.config import RunConfig
 from tautrait_core.domain.domain import Domain
-from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+from tautrait_core.plugins import Provenance, get_plugin_manager, reset_plugin_manager
 
 HEAVY_MODULES = ("sqlmodel", "sqlalchemy", "pydantic")
 """Modules a plugin's hook module must not import at module level (CLI start-up time)."""
 
 
-def registered_domain(name: str) -> tuple[Domain, str]:
-    """The installed domain ``name`` and the distribution that registered it."""
+def registered_domain(name: str) -> tuple[Domain, Provenance]:
+    """The installed domain ``name`` and where it came from (plugin, distribution, version)."""
     reset_plugin_manager()
     try:
         manager = get_plugin_manager()
-        return manager.get("domain", name), manager.source("domain", name).distribution
+        return manager.get("domain", name), manager.source("domain", name)
     finally:
         reset_plugin_manager()
 

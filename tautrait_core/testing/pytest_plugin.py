@@ -6,6 +6,9 @@ Installed with ``tautrait-core``; available in any test suite without imports:
 * ``scripted_model_server``: a started :class:`ScriptedModelServer` on loopback; set its
   ``responder`` and point ``--agent-api-base`` / ``--user-api-base`` at ``base_url``.
 * ``results_store``: a :class:`ResultStore` in a temporary file.
+* ``reference_material``: the τ-Trait reference material folder (``tau-trait/``,
+  ``tau2-bench/``) from ``$TAUTRAIT_REFERENCE`` or ``shared/peers`` beside the checkout;
+  the test is skipped, saying how to provide it, when it is absent.
 * ``domain_episode``: a factory of :class:`DomainEpisode` objects, a fresh database of a
   domain with one task loaded, to call tools and score the result::
 
@@ -23,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from tautrait_core.testing.reference import missing_reference_material, reference_material_dir
 from tautrait_core.testing.server import ScriptedModelServer
 
 
@@ -84,6 +88,15 @@ def results_store(tmp_path: Path) -> Any:
     from tautrait_core.store.results import ResultStore
 
     return ResultStore(tmp_path / "results.db")
+
+
+@pytest.fixture
+def reference_material(request: pytest.FixtureRequest) -> Path:
+    """The reference material folder for this test (skipped, saying why, when absent)."""
+    folder = reference_material_dir(request.path)
+    if not folder.is_dir():
+        pytest.skip(missing_reference_material(folder))
+    return folder
 
 
 @pytest.fixture

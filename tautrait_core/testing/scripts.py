@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
+from tautrait_core.domain.reward import gold_plan
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.episode.messages import STOP_TOKEN
 from tautrait_core.testing.server import Reply, reply_text, reply_tool_call
@@ -59,9 +60,7 @@ class GoldScript:
     def agent_turn(self, messages: list[dict[str, Any]]) -> Reply:
         """The next gold action as a tool call, then the final answer."""
         task = self._task_for_agent(messages)
-        plan = [
-            a for a in task.actions if a.name not in self.terminating and a.name != RESPOND_ACTION
-        ]
+        plan = gold_plan(task.actions, self.terminating)
         done = sum(1 for m in messages if m.get("role") == "tool")
         if done < len(plan):
             action = plan[done]
@@ -156,9 +155,7 @@ class StrategyScript(GoldScript):
         from tautrait_core.builtin.agents.text_action import ActionParseError, parse_action
 
         task = self._task_for_agent(messages)
-        plan = [
-            a for a in task.actions if a.name not in self.terminating and a.name != RESPOND_ACTION
-        ]
+        plan = gold_plan(task.actions, self.terminating)
         done = 0
         for message in messages:
             if message.get("role") != "assistant":

@@ -13,12 +13,13 @@ for booking, with a few cancellations.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import random
 import string
 import sys
 from pathlib import Path
 from typing import Any
+
+from tautrait_core import write_collections
 
 SEED = 20261122
 USER_COUNT = 72
@@ -339,12 +340,9 @@ def _name_of(user: dict[str, Any]) -> dict[str, str]:
     return {"first_name": user["name"]["first_name"], "last_name": user["name"]["last_name"]}
 
 
-def write(folder: Path, seed: int = SEED) -> None:
-    """Write the generated collections as ``folder/<collection>.json``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, collection in generate(seed).items():
-        text = json.dumps(collection, indent=2, ensure_ascii=False) + "\n"
-        (folder / f"{name}.json").write_text(text, encoding="utf-8")
+def write(folder: Path, seed: int = SEED) -> list[Path]:
+    """Write the generated collections as ``folder/<collection>.json``; return the paths."""
+    return write_collections(folder, generate(seed))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,8 +19,8 @@ from typing import Any
 
 from sqlmodel import JSON
 
-from tautrait_airline.schema import JSONScalar, RecordList
-from tautrait_core import EpisodeDB
+from tautrait_airline.schema import RecordList
+from tautrait_core import EpisodeDB, JSONValue
 
 
 def columns(model: Any) -> list[Any]:
@@ -30,7 +30,7 @@ def columns(model: Any) -> list[Any]:
 
 def _decoder(column: Any) -> Callable[[Any], Any] | None:
     """How a stored value of ``column`` becomes its Python value (``None``: as stored)."""
-    if isinstance(column.type, JSONScalar | RecordList):
+    if isinstance(column.type, JSONValue | RecordList):
         return partial(column.type.process_result_value, dialect=None)
     if isinstance(column.type, JSON):
         return json.loads

@@ -13,6 +13,7 @@ from typing import Any
 
 from tautrait_airline import flight_dates
 from tautrait_airline.schema import Flight, FlightDate, Reservation, User
+from tautrait_core import check_record_keys
 
 FLIGHT_FIELDS = (
     "flight_number",
@@ -145,13 +146,7 @@ def user_row(user_id: str, record: dict[str, Any], position: int) -> User:
 
 
 def _check_keys(collection: str, record: Any, fields: tuple[str, ...]) -> None:
-    if not isinstance(record, dict):
-        raise ValueError(f"{collection}: every record must be an object")
-    if tuple(record) != fields:
-        raise ValueError(
-            f"{collection}: record keys {list(record)} differ from the expected keys "
-            f"{list(fields)} (in this order)"
-        )
+    check_record_keys(collection, record, fields)
     for key in fields:
         if key in TEXT_FIELDS and not isinstance(record[key], str):
             raise ValueError(f"{collection}: field {key!r} holds {record[key]!r}, not a string")

@@ -3,9 +3,9 @@
 Upstream keeps three JSON objects keyed by id (``flights``, ``reservations``, ``users``).
 Each record becomes one row whose columns carry the record's fields under the same names:
 text columns for strings, JSON columns for nested values (JSON keeps key order and tells
-``25`` from ``25.0`` inside objects and lists) and :class:`JSONScalar` columns for bare
-numbers. ``position`` is the record's place in its upstream object: tools scan records in
-file order and the export writes them back in that order.
+``25`` from ``25.0`` inside objects and lists) and :class:`~tautrait_core.JSONValue`
+columns for bare numbers. ``position`` is the record's place in its upstream object: tools
+scan records in file order and the export writes them back in that order.
 
 A flight's ``dates`` object (30 entries per flight upstream) is a table of its own,
 :class:`FlightDate`, keyed by flight number and date, so a booking reads exactly the
@@ -26,18 +26,7 @@ from typing import Any
 from sqlalchemy import Index, Text, TypeDecorator
 from sqlmodel import JSON, Field, SQLModel
 
-
-class JSONScalar(TypeDecorator[Any]):
-    """A number stored as its JSON text, so ``2`` and ``2.0`` stay apart."""
-
-    impl = Text
-    cache_ok = True
-
-    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
-        return None if value is None else json.dumps(value)
-
-    def process_result_value(self, value: str | None, dialect: Any) -> Any:
-        return None if value is None else json.loads(value)
+from tautrait_core import JSONValue
 
 
 class RecordList(TypeDecorator[Any]):
@@ -131,8 +120,8 @@ class Reservation(SQLModel, table=True):
     passengers: list[dict[str, Any]] = Field(sa_type=RecordList(*PASSENGER_KEYS))
     payment_history: list[dict[str, Any]] = Field(sa_type=RecordList(*PAYMENT_KEYS))
     created_at: str
-    total_baggages: Any = Field(sa_type=JSONScalar)
-    nonfree_baggages: Any = Field(sa_type=JSONScalar)
+    total_baggages: Any = Field(sa_type=JSONValue)
+    nonfree_baggages: Any = Field(sa_type=JSONValue)
     insurance: str
     status: str | None = None
 

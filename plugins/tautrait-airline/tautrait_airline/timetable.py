@@ -8,8 +8,6 @@ stay in the database, so they are part of every state hash and of the export.
 
 from __future__ import annotations
 
-import threading
-import weakref
 from typing import Any
 
 from sqlmodel import select
@@ -18,7 +16,7 @@ from tautrait_airline import flight_dates
 from tautrait_airline.reads import columns
 from tautrait_airline.records import FLIGHT_FIELDS
 from tautrait_airline.schema import Flight, FlightDate
-from tautrait_core import EpisodeDB, StateTemplate
+from tautrait_core import EpisodeDB, per_template
 
 
 class Timetable:
@@ -62,18 +60,9 @@ class Timetable:
         return [dict(flight) for flight in self._to.get(destination, [])]
 
 
-_timetables: weakref.WeakKeyDictionary[StateTemplate, Timetable] = weakref.WeakKeyDictionary()
-_timetables_lock = threading.Lock()
-
-
+@per_template
 def timetable_of(db: EpisodeDB) -> Timetable:
     """The timetable of ``db``'s template, read on first use and then shared."""
-    with _timetables_lock:
-        found = _timetables.get(db.template)
-    if found is not None:
-        return found
     flights = list(db.exec(select(*columns(Flight)).order_by(Flight.position)))
     dates = list(db.exec(select(*columns(FlightDate))))
-    timetable = Timetable(flights, dates)
-    with _timetables_lock:
-        return _timetables.setdefault(db.template, timetable)
+    return Timetable(flights, dates)

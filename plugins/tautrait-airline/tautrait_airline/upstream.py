@@ -9,7 +9,6 @@ table rows and rebuilds it exactly from an episode database, so that
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from tautrait_airline.records import (
     user_row,
 )
 from tautrait_airline.schema import Flight, FlightDate, Reservation, User
+from tautrait_core import check_record_id, read_collections, upstream_collection
 
 COLLECTIONS = ("flights", "reservations", "users")
 """The collections in upstream's order."""
@@ -35,13 +35,7 @@ class AirlineUpstream:
 
     def read_data(self, folder: Path) -> dict[str, Any]:
         """Read ``folder/<collection>.json`` for the three collections."""
-        data: dict[str, Any] = {}
-        for name in COLLECTIONS:
-            path = folder / f"{name}.json"
-            if not path.is_file():
-                raise FileNotFoundError(f"airline data file {path} is missing")
-            data[name] = json.loads(path.read_text(encoding="utf-8"))
-        return data
+        return read_collections(folder, COLLECTIONS, domain="airline")
 
     def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
         """Table rows for upstream data (a dict of the three collections)."""
@@ -74,28 +68,14 @@ def _plain_rows(db: Any, model: Any) -> Any:
 
 
 def _rows(data: dict[str, Any]) -> Iterator[SQLModel]:
-    flights = _collection(data, "flights")
+    flights = upstream_collection(data, "flights", domain="airline")
     for position, (key, record) in enumerate(flights.items()):
-        _check_id("flights", key, record, "flight_number")
+        check_record_id("flights", key, record, "flight_number")
         yield from flight_rows(record, position)
-    reservations = _collection(data, "reservations")
+    reservations = upstream_collection(data, "reservations", domain="airline")
     for position, (key, record) in enumerate(reservations.items()):
-        _check_id("reservations", key, record, "reservation_id")
+        check_record_id("reservations", key, record, "reservation_id")
         yield reservation_row(record, position)
-    for position, (key, record) in enumerate(_collection(data, "users").items()):
+    users = upstream_collection(data, "users", domain="airline")
+    for position, (key, record) in enumerate(users.items()):
         yield user_row(key, record, position)
-
-
-def _collection(data: dict[str, Any], name: str) -> dict[str, Any]:
-    value = data.get(name)
-    if not isinstance(value, dict):
-        raise ValueError(f"airline data: {name} must be an object, not {type(value).__name__}")
-    return value
-
-
-def _check_id(name: str, key: str, record: Any, id_field: str) -> None:
-    if isinstance(record, dict) and record.get(id_field) != key:
-        raise ValueError(
-            f"{name}: the record under key {key!r} has {id_field}={record.get(id_field)!r}; "
-            "upstream keys each record by its own id"
-        )

@@ -1,41 +1,9 @@
-"""Shared fixtures of the airline plugin tests."""
+"""Shared fixtures of the airline plugin tests: the domain, its built-in database, episodes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from tautrait_airline.domain import build_domain
 
-import pytest
-from tautrait_airline.domain import build_domain, seed_rows
+from tautrait_core.testing import episode_fixtures
 
-from tautrait_core import Domain, EpisodeDB, StateTemplate
-
-
-@pytest.fixture(scope="session")
-def domain() -> Domain:
-    return build_domain()
-
-
-@pytest.fixture(scope="session")
-def template(domain: Domain) -> StateTemplate:
-    """The built-in database."""
-    return StateTemplate("airline-tests", domain.tables, seed_rows())
-
-
-@pytest.fixture
-def new_episode(template: StateTemplate) -> Iterator[Callable[[], EpisodeDB]]:
-    """Factory of fresh episodes on the built-in data (closed after the test)."""
-    opened: list[EpisodeDB] = []
-
-    def make() -> EpisodeDB:
-        opened.append(template.new_episode())
-        return opened[-1]
-
-    yield make
-    for episode in opened:
-        episode.close()
-
-
-@pytest.fixture
-def db(new_episode: Callable[[], EpisodeDB]) -> EpisodeDB:
-    """A fresh episode on the built-in data."""
-    return new_episode()
+domain, template, new_episode, db = episode_fixtures(build_domain)

@@ -1,8 +1,9 @@
 """Compatibility with upstream tau-trait: the data round trip and every upstream task's gold
 replay against the golden outputs, changes and hashes.
 
-The upstream material is read from ``../shared/peers/tau-trait`` beside the repository (it is
-never copied into the project); the tests skip when it is absent. One template serves the
+The upstream material is read from ``tau-trait/`` in the reference material
+(``$TAUTRAIT_REFERENCE``, or ``shared/peers`` beside the checkout; never copied into the
+project); the tests skip when it is absent. One template serves the
 whole module, and each task costs one replay and one export; its changes and hash are
 computed against an :class:`UpstreamBaseline` of the fresh data (checked against the full
 computation).
@@ -27,13 +28,12 @@ from tautrait_core import (
     upstream_changes,
     upstream_hash,
 )
+from tautrait_core.testing import missing_reference_material, reference_material_dir
 
-PEERS = Path(__file__).resolve().parents[3].parent / "shared" / "peers" / "tau-trait"
+PEERS = reference_material_dir(__file__) / "tau-trait"
 UPSTREAM_DATA = PEERS / "data" / "airline"
 SPLITS = ("test",)
-needs_peers = pytest.mark.skipif(
-    not PEERS.is_dir(), reason=f"upstream tau-trait reference material not found at {PEERS}"
-)
+needs_peers = pytest.mark.skipif(not PEERS.is_dir(), reason=missing_reference_material(PEERS))
 codec = AirlineUpstream()
 
 

@@ -9,8 +9,6 @@ the database, so they are part of every state hash and of the export (which read
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlmodel import SQLModel
 
-from tautrait_core import EpisodeDB, StateTemplate
+from tautrait_core import EpisodeDB, per_template
 from tautrait_retail.schema import Product, Variant
 
 
@@ -96,23 +94,14 @@ class Catalog:
         return variant if variant is not None and variant.product_id == product_id else None
 
 
-_catalogs: weakref.WeakKeyDictionary[StateTemplate, Catalog] = weakref.WeakKeyDictionary()
-_catalogs_lock = threading.Lock()
-
-
+@per_template
 def catalog_of(db: EpisodeDB) -> Catalog:
     """The catalog of ``db``'s template, read on first use and then shared.
 
     No tool changes products or variants, so every episode of a template sees the
     template's catalog; reading it once keeps item look-ups free of SQL.
     """
-    with _catalogs_lock:
-        found = _catalogs.get(db.template)
-    if found is not None:
-        return found
-    catalog = Catalog(_rows(db, Product), _rows(db, Variant))
-    with _catalogs_lock:
-        return _catalogs.setdefault(db.template, catalog)
+    return Catalog(_rows(db, Product), _rows(db, Variant))
 
 
 def _rows(db: EpisodeDB, model: type[SQLModel]) -> list[Any]:

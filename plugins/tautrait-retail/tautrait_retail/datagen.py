@@ -9,11 +9,12 @@ Names, places and products are lists written for this project.
 from __future__ import annotations
 
 import itertools
-import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
+
+from tautrait_core import write_collections
 
 SEED = 20261122
 USER_COUNT = 64
@@ -278,12 +279,9 @@ def _orders(rng: random.Random, products: dict[str, Any], users: dict[str, Any])
     return orders
 
 
-def write(folder: Path, seed: int = SEED) -> None:
-    """Write the generated collections as ``folder/<collection>.json``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, collection in generate(seed).items():
-        text = json.dumps(collection, indent=2, ensure_ascii=False) + "\n"
-        (folder / f"{name}.json").write_text(text, encoding="utf-8")
+def write(folder: Path, seed: int = SEED) -> list[Path]:
+    """Write the generated collections as ``folder/<collection>.json``; return the paths."""
+    return write_collections(folder, generate(seed))
 
 
 def main(argv: list[str] | None = None) -> None:

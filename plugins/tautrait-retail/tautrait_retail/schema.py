@@ -21,27 +21,15 @@ in the order's ``extra_fields`` object.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from sqlalchemy import Index, Text, TypeDecorator, text
+from sqlalchemy import Index, text
 from sqlmodel import JSON, Field, SQLModel
+
+from tautrait_core import JSONValue
 
 OrderItem = str | dict[str, Any]
 """An order item as stored: a catalog item id or a full upstream item record."""
-
-
-class JSONScalar(TypeDecorator[Any]):
-    """A number stored as its JSON text, so ``25`` and ``25.0`` stay apart."""
-
-    impl = Text
-    cache_ok = True
-
-    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
-        return None if value is None else json.dumps(value)
-
-    def process_result_value(self, value: str | None, dialect: Any) -> Any:
-        return None if value is None else json.loads(value)
 
 
 class Product(SQLModel, table=True):
@@ -69,7 +57,7 @@ class Variant(SQLModel, table=True):
     position: int
     options: dict[str, str] = Field(sa_type=JSON)
     available: bool
-    price: float = Field(sa_type=JSONScalar)
+    price: float = Field(sa_type=JSONValue)
 
 
 class User(SQLModel, table=True):

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, text
 from sqlmodel import SQLModel
 
+from tautrait_core import JSONValue, check_record_keys, read_collections, upstream_collection
 from tautrait_retail.catalog import Catalog
 from tautrait_retail.records import (
     ORDER_FIELDS,
@@ -29,7 +30,7 @@ from tautrait_retail.records import (
     order_record,
     user_record,
 )
-from tautrait_retail.schema import JSONScalar, Order, Product, User, Variant
+from tautrait_retail.schema import Order, Product, User, Variant
 
 COLLECTIONS = ("orders", "products", "users")
 """The collections, in the order upstream's loader returns them."""
@@ -40,20 +41,14 @@ class RetailUpstream:
 
     def read_data(self, folder: Path) -> dict[str, Any]:
         """Read ``folder/orders.json``, ``products.json`` and ``users.json``."""
-        data: dict[str, Any] = {}
-        for name in COLLECTIONS:
-            path = folder / f"{name}.json"
-            if not path.is_file():
-                raise FileNotFoundError(f"retail data file {path} is missing")
-            data[name] = json.loads(path.read_text(encoding="utf-8"))
-        return data
+        return read_collections(folder, COLLECTIONS, domain="retail")
 
     def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
         """Table rows for upstream data (a dict of the three collections)."""
-        products, variants = _catalog_rows(_collection(data, "products"))
+        products, variants = _catalog_rows(upstream_collection(data, "products", domain="retail"))
         catalog = Catalog(products, variants)
-        users = list(_user_rows(_collection(data, "users")))
-        orders = list(_order_rows(_collection(data, "orders"), catalog))
+        users = list(_user_rows(upstream_collection(data, "users", domain="retail")))
+        orders = list(_order_rows(upstream_collection(data, "orders", domain="retail"), catalog))
         return [*products, *variants, *users, *orders]
 
     def export(self, db: Any) -> dict[str, Any]:
@@ -79,7 +74,7 @@ def _all(db: Any, model: type[SQLModel]) -> list[SimpleNamespace]:
     columns = list(table.columns)
     rendered = ", ".join(
         f'json("{column.name}")'
-        if isinstance(column.type, JSON | JSONScalar)
+        if isinstance(column.type, JSON | JSONValue)
         else f'"{column.name}"'
         for column in columns
     )
@@ -96,27 +91,6 @@ def _all(db: Any, model: type[SQLModel]) -> list[SimpleNamespace]:
     return rows
 
 
-def _collection(data: dict[str, Any], name: str) -> dict[str, Any]:
-    value = data.get(name)
-    if not isinstance(value, dict):
-        raise ValueError(f"retail data: {name} must be an object keyed by id")
-    return value
-
-
-def _check_record(
-    collection: str, key: str, record: Any, fields: tuple[str, ...], *, more: bool = False
-) -> None:
-    if not isinstance(record, dict):
-        raise ValueError(f"{collection}[{key!r}] must be an object")
-    keys = list(record)
-    head = keys[: len(fields)] if more else keys
-    if head != list(fields):
-        raise ValueError(
-            f"{collection}[{key!r}] has the keys {keys}; upstream records have {list(fields)}"
-            + (" (then possibly more)" if more else "")
-        )
-
-
 def _check_types(where: str, values: dict[str, Any], types: dict[str, type | tuple]) -> None:
     for name, expected in types.items():
         value = values[name]
@@ -129,15 +103,15 @@ def _catalog_rows(products: dict[str, Any]) -> tuple[list[Product], list[Variant
     variant_rows: list[Variant] = []
     seen: dict[str, str] = {}
     for position, (product_id, record) in enumerate(products.items()):
-        _check_record("products", product_id, record, PRODUCT_FIELDS)
         where = f"products[{product_id!r}]"
+        check_record_keys(where, record, PRODUCT_FIELDS)
         _check_types(where, record, {"name": str, "product_id": str, "variants": dict})
         if record["product_id"] != product_id:
             raise ValueError(f"{where} has product_id {record['product_id']!r}")
         product_rows.append(Product(product_id=product_id, position=position, name=record["name"]))
         for variant_position, (item_id, variant) in enumerate(record["variants"].items()):
-            _check_record(f"{where}.variants", item_id, variant, VARIANT_FIELDS)
             spot = f"{where}.variants[{item_id!r}]"
+            check_record_keys(spot, variant, VARIANT_FIELDS)
             _check_types(spot, variant, {"item_id": str, "options": dict, "available": bool})
             _check_types(spot, variant, {"price": (int, float)})
             if variant["item_id"] != item_id:
@@ -160,8 +134,8 @@ def _catalog_rows(products: dict[str, Any]) -> tuple[list[Product], list[Variant
 
 def _user_rows(users: dict[str, Any]) -> Iterator[User]:
     for position, (user_id, record) in enumerate(users.items()):
-        _check_record("users", user_id, record, USER_FIELDS)
         where = f"users[{user_id!r}]"
+        check_record_keys(where, record, USER_FIELDS)
         _check_types(
             where,
             record,
@@ -177,8 +151,8 @@ def _user_rows(users: dict[str, Any]) -> Iterator[User]:
 
 def _order_rows(orders: dict[str, Any], catalog: Catalog) -> Iterator[Order]:
     for position, (order_id, record) in enumerate(orders.items()):
-        _check_record("orders", order_id, record, ORDER_FIELDS, more=True)
         where = f"orders[{order_id!r}]"
+        check_record_keys(where, record, ORDER_FIELDS, more_allowed=True)
         _check_types(
             where,
             record,

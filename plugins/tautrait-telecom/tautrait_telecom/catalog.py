@@ -9,13 +9,11 @@ every state hash and of the export.
 from __future__ import annotations
 
 import copy
-import threading
-import weakref
 from typing import Any
 
 from sqlmodel import select
 
-from tautrait_core import EpisodeDB, StateTemplate
+from tautrait_core import EpisodeDB, per_template
 from tautrait_telecom.schema import Device, Service
 
 
@@ -50,18 +48,9 @@ class Catalog:
         return name in self._devices
 
 
-_catalogs: weakref.WeakKeyDictionary[StateTemplate, Catalog] = weakref.WeakKeyDictionary()
-_catalogs_lock = threading.Lock()
-
-
+@per_template
 def catalog_of(db: EpisodeDB) -> Catalog:
     """The catalog of ``db``'s template, read on first use and then shared."""
-    with _catalogs_lock:
-        found = _catalogs.get(db.template)
-    if found is not None:
-        return found
     services = list(db.exec(select(Service).order_by(Service.position)))  # type: ignore[arg-type]
     devices = list(db.exec(select(Device).order_by(Device.position)))  # type: ignore[arg-type]
-    catalog = Catalog(services, devices)
-    with _catalogs_lock:
-        return _catalogs.setdefault(db.template, catalog)
+    return Catalog(services, devices)

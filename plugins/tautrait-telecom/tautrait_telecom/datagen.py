@@ -10,11 +10,12 @@ written for this project.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
+
+from tautrait_core import write_collections
 
 SEED = 20261122
 CUSTOMER_COUNT = 80
@@ -281,13 +282,7 @@ def _billing(
 
 def write(folder: Path, seed: int = SEED) -> list[Path]:
     """Write the generated collections as ``folder/<collection>.json``; return the paths."""
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, collection in generate(seed).items():
-        path = folder / f"{name}.json"
-        path.write_text(json.dumps(collection, indent=2) + "\n", encoding="utf-8")
-        paths.append(path)
-    return paths
+    return write_collections(folder, generate(seed))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -8,14 +8,14 @@ upstream's data hash and a tool's ``json.dumps`` of a record matches upstream's 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from sqlmodel import SQLModel, select
 
-from tautrait_telecom.schema import Billing, Customer, Device, RecordRow, Service, SupportTicket
+from tautrait_core import RecordRow, check_record_id, read_collections, upstream_collection
+from tautrait_telecom.schema import Billing, Customer, Device, Service, SupportTicket
 
 COLLECTIONS: dict[str, type[RecordRow]] = {
     "customers": Customer,
@@ -40,13 +40,7 @@ class TelecomUpstream:
 
     def read_data(self, folder: Path) -> dict[str, Any]:
         """Read ``folder/<collection>.json`` for the five collections."""
-        data: dict[str, Any] = {}
-        for name in COLLECTIONS:
-            path = folder / f"{name}.json"
-            if not path.is_file():
-                raise FileNotFoundError(f"telecom data file {path} is missing")
-            data[name] = json.loads(path.read_text(encoding="utf-8"))
-        return data
+        return read_collections(folder, COLLECTIONS, domain="telecom")
 
     def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
         """Table rows for upstream data (a dict of the five collections)."""
@@ -64,10 +58,7 @@ class TelecomUpstream:
 
 def _rows(data: dict[str, Any]) -> Iterator[SQLModel]:
     for name, model in COLLECTIONS.items():
-        collection = data.get(name)
-        if not isinstance(collection, dict):
-            found = type(collection).__name__
-            raise ValueError(f"telecom data: {name} must be an object, not {found}")
+        collection = upstream_collection(data, name, domain="telecom")
         id_field = RECORD_IDS.get(name)
         for position, (key, record) in enumerate(collection.items()):
             if not isinstance(record, dict):
@@ -75,11 +66,7 @@ def _rows(data: dict[str, Any]) -> Iterator[SQLModel]:
             if id_field is None:
                 yield Device.from_record(record, position, catalog_name=key)
                 continue
-            if record.get(id_field) != key:
-                raise ValueError(
-                    f"{name}: the record under key {key!r} has {id_field}="
-                    f"{record.get(id_field)!r}; upstream keys each record by its own id"
-                )
+            check_record_id(name, key, record, id_field)
             if model is Customer:
                 yield Customer.from_customer_record(record, position)
             else:

@@ -1,8 +1,9 @@
 """Compatibility with upstream tau-trait: the data round trip and every upstream task's gold
 replay against the golden outputs, changes and hashes.
 
-The upstream material is read from ``../shared/peers/tau-trait`` beside the repository (it is
-never copied into the project); the tests skip when it is absent. Upstream answers a call
+The upstream material is read from ``tau-trait/`` in the reference material
+(``$TAUTRAIT_REFERENCE``, or ``shared/peers`` beside the checkout; never copied into the
+project); the tests skip when it is absent. Upstream answers a call
 of an unregistered tool (``manage_devices``, ``check_network_status``) with ``Unknown action
 ...``; here such a call is an ``Error: ...`` observation, which changes nothing either.
 """
@@ -26,15 +27,14 @@ from tautrait_core import (
     upstream_changes,
     upstream_hash,
 )
+from tautrait_core.testing import missing_reference_material, reference_material_dir
 
-PEERS = Path(__file__).resolve().parents[3].parent / "shared" / "peers" / "tau-trait"
+PEERS = reference_material_dir(__file__) / "tau-trait"
 UPSTREAM_DATA = PEERS / "data" / "telecom"
 SPLITS = ("test", "train", "dev")
 UPSTREAM_FAILURES = ("Error:", "Unknown action ")
 """How an upstream golden output reports a failed call."""
-needs_peers = pytest.mark.skipif(
-    not PEERS.is_dir(), reason=f"upstream tau-trait reference material not found at {PEERS}"
-)
+needs_peers = pytest.mark.skipif(not PEERS.is_dir(), reason=missing_reference_material(PEERS))
 codec = TelecomUpstream()
 
 

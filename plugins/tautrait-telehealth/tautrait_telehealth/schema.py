@@ -6,16 +6,16 @@ or lists (telemetry inventory and uploads). Each record becomes one row:
 
 * top-level fields are columns of the same name: text columns for strings (ids, dates,
   statuses), JSON columns for nested objects and lists (JSON keeps key order), and
-  :class:`JSONScalar` columns for numbers and booleans. Upstream's hash tells ``25`` from
-  ``25.0``; SQLite's numeric columns, and its JSON columns holding a bare number, would
-  store both as the same number;
+  :class:`~tautrait_core.JSONValue` columns for numbers and booleans. Upstream's hash
+  tells ``25`` from ``25.0``; SQLite's numeric columns, and its JSON columns holding a
+  bare number, would store both as the same number;
 * ``position`` is the record's place in its collection, so tools see records in file order
   and the export writes them back in that order (for lists it is the primary key);
-* ``field_order`` lists the keys the record has, in upstream order. Upstream records are
-  not uniform: a seed appointment has no ``voucher_id`` key while a booked one stores
-  ``voucher_id: null``, and APPT005 has no ``meeting_link``. A key missing from
-  ``field_order`` is absent upstream (its column holds NULL); a listed key whose column is
-  NULL is present with the value ``null``.
+* ``field_order`` (kept by :class:`~tautrait_core.RecordRow`) lists the keys the record
+  has, in upstream order. Upstream records are not uniform: a seed appointment has no
+  ``voucher_id`` key while a booked one stores ``voucher_id: null``, and APPT005 has no
+  ``meeting_link``. A key missing from ``field_order`` is absent upstream (its column holds
+  NULL); a listed key whose column is NULL is present with the value ``null``.
 
 The supplier catalog and the interaction table map a name to a list or an object; they are
 stored as one row per name with that value in a JSON column.
@@ -23,84 +23,14 @@ stored as one row per name with that value in a JSON column.
 
 from __future__ import annotations
 
-import copy
-import json
-from typing import Any, Self
+from typing import Any
 
-from sqlalchemy import Text, TypeDecorator
 from sqlmodel import JSON, Field, SQLModel
 
-BOOKKEEPING_COLUMNS = frozenset({"position", "field_order"})
-"""Columns that are not upstream fields."""
+from tautrait_core import JSONValue, RecordRow
 
 
-class JSONScalar(TypeDecorator[Any]):
-    """A number or boolean stored as its JSON text, so ``25`` and ``25.0`` stay apart."""
-
-    impl = Text
-    cache_ok = True
-
-    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
-        return None if value is None else json.dumps(value)
-
-    def process_result_value(self, value: str | None, dialect: Any) -> Any:
-        return None if value is None else json.loads(value)
-
-
-class UpstreamRecord(SQLModel):
-    """A row that stands for one upstream JSON record (see the module docstring)."""
-
-    field_order: list[str] = Field(default_factory=list, sa_type=JSON)
-
-    @classmethod
-    def upstream_fields(cls) -> list[str]:
-        """The upstream keys this table has columns for."""
-        return [name for name in cls.model_fields if name not in BOOKKEEPING_COLUMNS]
-
-    @classmethod
-    def from_record(cls, record: dict[str, Any], position: int) -> Self:
-        """The row for an upstream record at ``position`` in its collection.
-
-        Raises ``ValueError`` for a key the table has no column for, or for a non-string
-        value of a text column (SQLite would store its text, changing the data hash).
-        """
-        known = cls.upstream_fields()
-        unknown = [key for key in record if key not in known]
-        if unknown:
-            raise ValueError(f"{cls.__tablename__}: unknown field(s) {', '.join(unknown)}")
-        columns = cls.__table__.columns  # type: ignore[attr-defined]
-        for key, value in record.items():
-            column_type = columns[key].type
-            is_text = not isinstance(column_type, JSON | JSONScalar)
-            if is_text and not isinstance(value, str | None):
-                raise ValueError(
-                    f"{cls.__tablename__}: field {key!r} holds {value!r}, expected a string"
-                )
-        return cls(**copy.deepcopy(record), position=position, field_order=list(record))
-
-    def has_field(self, key: str) -> bool:
-        """Whether the upstream record has ``key`` (possibly with the value null)."""
-        return key in self.field_order
-
-    def field(self, key: str) -> Any:
-        """The value of ``key``; raises ``KeyError(key)`` when the record lacks it, as
-        upstream's ``record[key]`` does."""
-        if key not in self.field_order:
-            raise KeyError(key)
-        return getattr(self, key)
-
-    def set_field(self, key: str, value: Any) -> None:
-        """Set ``key``, adding it after the existing keys if the record lacked it."""
-        setattr(self, key, value)
-        if key not in self.field_order:
-            self.field_order = [*self.field_order, key]
-
-    def to_record(self) -> dict[str, Any]:
-        """The upstream record: exactly the keys it has, in upstream order (a deep copy)."""
-        return {key: copy.deepcopy(getattr(self, key)) for key in self.field_order}
-
-
-class Patient(UpstreamRecord, table=True):
+class Patient(RecordRow, table=True):
     """A patient: name, demographics (with the login email), address, insurance, history."""
 
     __tablename__ = "telehealth_patients"
@@ -115,7 +45,7 @@ class Patient(UpstreamRecord, table=True):
     emergency_contact: dict[str, Any] | None = Field(default=None, sa_type=JSON)
 
 
-class Provider(UpstreamRecord, table=True):
+class Provider(RecordRow, table=True):
     """A clinician: specialty, credentials, weekly schedule (weekday -> ``HH:MM`` slots)."""
 
     __tablename__ = "telehealth_providers"
@@ -128,12 +58,12 @@ class Provider(UpstreamRecord, table=True):
     credentials: list[str] | None = Field(default=None, sa_type=JSON)
     contact: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     schedule: dict[str, list[str]] | None = Field(default=None, sa_type=JSON)
-    consultation_fee: float | None = Field(default=None, sa_type=JSONScalar)
+    consultation_fee: float | None = Field(default=None, sa_type=JSONValue)
     languages: list[str] | None = Field(default=None, sa_type=JSON)
-    years_experience: int | None = Field(default=None, sa_type=JSONScalar)
+    years_experience: int | None = Field(default=None, sa_type=JSONValue)
 
 
-class Appointment(UpstreamRecord, table=True):
+class Appointment(RecordRow, table=True):
     """A visit of a patient with a provider, with its billing and cancellation details."""
 
     __tablename__ = "telehealth_appointments"
@@ -144,13 +74,13 @@ class Appointment(UpstreamRecord, table=True):
     provider_id: str | None = Field(default=None, index=True)
     date: str | None = None
     time: str | None = None
-    duration_minutes: int | None = Field(default=None, sa_type=JSONScalar)
+    duration_minutes: int | None = Field(default=None, sa_type=JSONValue)
     type: str | None = None
     status: str | None = None
     chief_complaint: str | None = None
     notes: str | None = None
     insurance_authorization: str | None = None
-    copay_amount: float | None = Field(default=None, sa_type=JSONScalar)
+    copay_amount: float | None = Field(default=None, sa_type=JSONValue)
     meeting_link: str | None = None
     prescription_issued: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     referral_from: str | None = None
@@ -158,10 +88,10 @@ class Appointment(UpstreamRecord, table=True):
     cancellation_date: str | None = None
     payment_method: str | None = None
     voucher_id: str | None = None
-    insurance_billed: bool | None = Field(default=None, sa_type=JSONScalar)
+    insurance_billed: bool | None = Field(default=None, sa_type=JSONValue)
 
 
-class MedicalRecord(UpstreamRecord, table=True):
+class MedicalRecord(RecordRow, table=True):
     """A clinical note (SOAP sections) with prescriptions and appended staff notes."""
 
     __tablename__ = "telehealth_medical_records"
@@ -185,7 +115,7 @@ class MedicalRecord(UpstreamRecord, table=True):
     notes: list[dict[str, Any]] | None = Field(default=None, sa_type=JSON)
 
 
-class TelemetryDevice(UpstreamRecord, table=True):
+class TelemetryDevice(RecordRow, table=True):
     """A remote-monitoring device in the inventory (an upstream list: keyed by position)."""
 
     __tablename__ = "telehealth_telemetry_inventory"
@@ -198,7 +128,7 @@ class TelemetryDevice(UpstreamRecord, table=True):
     notes: str | None = None
 
 
-class TelemetryUpload(UpstreamRecord, table=True):
+class TelemetryUpload(RecordRow, table=True):
     """One day's upload from a device (an upstream list: keyed by position)."""
 
     __tablename__ = "telehealth_telemetry_uploads"
@@ -206,13 +136,13 @@ class TelemetryUpload(UpstreamRecord, table=True):
     position: int = Field(primary_key=True)
     device_id: str | None = Field(default=None, index=True)
     date: str | None = None
-    usage_hours: float | None = Field(default=None, sa_type=JSONScalar)
+    usage_hours: float | None = Field(default=None, sa_type=JSONValue)
     synced_at: str | None = None
     event: str | None = None
     alerts: list[str] | None = Field(default=None, sa_type=JSON)
 
 
-class RegimenPlan(UpstreamRecord, table=True):
+class RegimenPlan(RecordRow, table=True):
     """A patient's current medication regimen and the optimized alternatives."""
 
     __tablename__ = "telehealth_regimen_plans"

@@ -9,13 +9,13 @@ episode database, so ``upstream_hash(export(db))`` equals upstream's data hash.
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from sqlmodel import SQLModel, select
 
+from tautrait_core import RecordRow, check_record_id, read_collections, upstream_collection
 from tautrait_telehealth.schema import (
     Appointment,
     DrugInteractions,
@@ -26,10 +26,9 @@ from tautrait_telehealth.schema import (
     RegimenPlan,
     TelemetryDevice,
     TelemetryUpload,
-    UpstreamRecord,
 )
 
-KEYED_RECORDS: dict[str, type[UpstreamRecord]] = {
+KEYED_RECORDS: dict[str, type[RecordRow]] = {
     "patients": Patient,
     "providers": Provider,
     "appointments": Appointment,
@@ -38,7 +37,7 @@ KEYED_RECORDS: dict[str, type[UpstreamRecord]] = {
 }
 """Collections that are JSON objects of records keyed by the record's own id."""
 
-LISTED_RECORDS: dict[str, type[UpstreamRecord]] = {
+LISTED_RECORDS: dict[str, type[RecordRow]] = {
     "telemetry_inventory": TelemetryDevice,
     "telemetry_uploads": TelemetryUpload,
 }
@@ -70,16 +69,9 @@ class TelehealthUpstream:
 
     def read_data(self, folder: Path) -> dict[str, Any]:
         """Read ``folder/<collection>.json`` for the nine collections."""
-        data: dict[str, Any] = {}
-        for name in COLLECTIONS:
-            path = folder / f"{name}.json"
-            if not path.is_file() and name in OPTIONAL_COLLECTIONS:
-                data[name] = OPTIONAL_COLLECTIONS[name]
-                continue
-            if not path.is_file():
-                raise FileNotFoundError(f"telehealth data file {path} is missing")
-            data[name] = json.loads(path.read_text(encoding="utf-8"))
-        return data
+        return read_collections(
+            folder, COLLECTIONS, domain="telehealth", optional=OPTIONAL_COLLECTIONS
+        )
 
     def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
         """Table rows for upstream data (a dict of the nine collections)."""
@@ -105,14 +97,11 @@ class TelehealthUpstream:
 
 
 def _rows(data: dict[str, Any]) -> Iterator[SQLModel]:
+    data = {**OPTIONAL_COLLECTIONS, **data}
     for name, model in KEYED_RECORDS.items():
         key_field = _id_column(model)
         for position, (key, record) in enumerate(_collection(data, name, dict).items()):
-            if record.get(key_field) != key:
-                raise ValueError(
-                    f"{name}: the record under key {key!r} has {key_field}="
-                    f"{record.get(key_field)!r}; upstream keys each record by its own id"
-                )
+            check_record_id(name, key, record, key_field)
             yield model.from_record(record, position)
     for name, model in LISTED_RECORDS.items():
         for position, record in enumerate(_collection(data, name, list)):
@@ -125,12 +114,8 @@ def _rows(data: dict[str, Any]) -> Iterator[SQLModel]:
         yield DrugInteractions(drug=drug, position=position, interactions=entries)
 
 
-def _collection(data: dict[str, Any], name: str, kind: type) -> Any:
-    value = data.get(name, OPTIONAL_COLLECTIONS.get(name))
-    if not isinstance(value, kind):
-        expected = "an object" if kind is dict else "a list"
-        raise ValueError(f"telehealth data: {name} must be {expected}, not {type(value).__name__}")
-    return value
+def _collection(data: dict[str, Any], name: str, kind: type[dict] | type[list]) -> Any:
+    return upstream_collection(data, name, domain="telehealth", kind=kind)
 
 
 def _id_column(model: type[SQLModel]) -> str:

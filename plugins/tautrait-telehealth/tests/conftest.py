@@ -1,45 +1,14 @@
-"""Shared fixtures of the telehealth plugin tests."""
+"""Shared fixtures of the telehealth plugin tests: the domain, its built-in database, episodes."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
 
-import pytest
-from tautrait_telehealth.domain import build_domain, seed_rows
+from tautrait_telehealth.domain import build_domain
 
-from tautrait_core import Domain, EpisodeDB, StateTemplate
+from tautrait_core.testing import episode_fixtures
 
 EPISODE_DAY = dt.date(2026, 11, 22)
 """The date pinned for episodes on the built-in data, so date stamps are predictable."""
 
-
-@pytest.fixture(scope="session")
-def domain() -> Domain:
-    return build_domain()
-
-
-@pytest.fixture(scope="session")
-def template(domain: Domain) -> StateTemplate:
-    """The built-in database."""
-    return StateTemplate("telehealth-tests", domain.tables, seed_rows())
-
-
-@pytest.fixture
-def new_episode(template: StateTemplate) -> Iterator[Callable[[], EpisodeDB]]:
-    """Factory of fresh episodes on the built-in data (closed after the test)."""
-    opened: list[EpisodeDB] = []
-
-    def make() -> EpisodeDB:
-        opened.append(template.new_episode(EPISODE_DAY))
-        return opened[-1]
-
-    yield make
-    for episode in opened:
-        episode.close()
-
-
-@pytest.fixture
-def db(new_episode: Callable[[], EpisodeDB]) -> EpisodeDB:
-    """A fresh episode on the built-in data."""
-    return new_episode()
+domain, template, new_episode, db = episode_fixtures(build_domain, today=EPISODE_DAY)

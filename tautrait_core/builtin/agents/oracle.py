@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tautrait_core.domain.reward import gold_plan
 from tautrait_core.domain.task import RESPOND_ACTION
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.messages import Message, ToolCall
@@ -23,8 +24,9 @@ class OracleAgent(Agent):
 
     def __init__(self, context: Any) -> None:
         super().__init__(context)
-        terminating = set(context.domain.terminating_tools)
-        self._plan = [a for a in context.task.actions if a.name not in terminating]
+        self._plan = gold_plan(
+            context.task.actions, context.domain.terminating_tools, with_replies=True
+        )
         self._position = 0
 
     async def next_message(self, conversation: list[Message]) -> Message:

@@ -1,0 +1,77 @@
+"""A domain's data as upstream keeps it: one JSON file per collection in a folder.
+
+Upstream's ``load_data`` reads ``data/<collection>.json`` for each collection of a domain;
+a domain plugin reads the same files for its built-in database (and for upstream's own
+data in compatibility tests), and its generator writes them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+
+def read_collections(
+    folder: Path,
+    names: Iterable[str],
+    *,
+    domain: str,
+    optional: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Read ``folder/<name>.json`` for each collection name, in the given order.
+
+    Args:
+        folder: Upstream's ``data/`` folder (or a domain's own data folder).
+        names: The collection names, in upstream's order.
+        domain: The domain name, for error messages.
+        optional: Collections whose file may be missing, with the value used instead.
+
+    Raises:
+        FileNotFoundError: A required file is missing (the message names it).
+        ValueError: A file is not valid JSON (the message names it and the position).
+    """
+    optional = optional or {}
+    data: dict[str, Any] = {}
+    for name in names:
+        path = folder / f"{name}.json"
+        if not path.is_file():
+            if name in optional:
+                data[name] = copy.deepcopy(optional[name])
+                continue
+            raise FileNotFoundError(f"{domain} data file {path} is missing")
+        try:
+            data[name] = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{domain} data file {path} is not valid JSON: {exc}") from None
+    return data
+
+
+def upstream_collection(
+    data: Mapping[str, Any], name: str, *, domain: str, kind: type[dict] | type[list] = dict
+) -> Any:
+    """``data[name]``, checked to be a JSON object (``kind=dict``) or a list (``kind=list``).
+
+    Raises:
+        ValueError: The collection is missing or of the other kind.
+    """
+    value = data.get(name)
+    if not isinstance(value, kind):
+        expected = "an object" if kind is dict else "a list"
+        raise ValueError(f"{domain} data: {name} must be {expected}, not {type(value).__name__}")
+    return value
+
+
+def write_collections(folder: Path, data: Mapping[str, Any]) -> list[Path]:
+    """Write each collection as ``folder/<name>.json`` (two-space indent, UTF-8 text, a
+    final newline: the form of the committed data files); return the paths in order."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, collection in data.items():
+        path = folder / f"{name}.json"
+        text = json.dumps(collection, indent=2, ensure_ascii=False) + "\n"
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    return paths
