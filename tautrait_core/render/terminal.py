@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from tautrait_core.analysis.grouping import describe_differences
 from tautrait_core.compat.result_import import IMPORTED_STATUS
-from tautrait_core.render.console import format_cost
-from tautrait_core.render.transcript import reward_breakdown, transcript
+from tautrait_core.render.console import cost_line, format_cost
+from tautrait_core.render.transcript import reward_breakdown, transcript, visible
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tautrait_core.analysis.trait_audit import RunTraitAudit, TraitAudit
     from tautrait_core.analysis.trait_drop import TraitDropTable
     from tautrait_core.episode.result import EpisodeResult
+    from tautrait_core.run.sweeps import PointOutcome
     from tautrait_core.store.tables import DiagnosisRecord, RunRecord
 
 ENTRY_STYLES = {
@@ -56,9 +57,9 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
     record, metrics = summary.record, summary.metrics
     options = stored_plugin_options(record.config)
     lines: list[RenderableType] = [
-        Text(run_heading(record)),
+        Text(visible(run_heading(record))),
         *(
-            [Text("Plugin options: " + "  ".join(f"{k}={v}" for k, v in options.items()))]
+            [Text(visible("Plugin options: " + "  ".join(f"{k}={v}" for k, v in options.items())))]
             if options
             else []
         ),
@@ -79,13 +80,8 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
                 f"{confidence:.0%} CI {interval.low:.3f}-{interval.high:.3f}{over}"
             )
         )
-    lines.append(
-        Text(
-            f"Cost: {format_cost(metrics.cost)} (agent {format_cost(metrics.agent_usage.cost)}, "
-            f"user {format_cost(metrics.user_usage.cost)}; "
-            f"{metrics.agent_usage.calls + metrics.user_usage.calls} model calls)"
-        )
-    )
+    imported = record.status == IMPORTED_STATUS
+    lines.append(Text(cost_line(metrics, imported)))
     if summary.diagnoses:
         counts = summary.diagnosis_counts()
         faults = ", ".join(f"{name} {n}" for name, n in counts["fault"].items())
@@ -96,7 +92,6 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
                 f"fault: {faults}; type: {types}"
             )
         )
-    imported = record.status == IMPORTED_STATUS
     expected = len(record.task_ids) * record.num_trials
     if summary.missing and imported:
         lines.append(
@@ -115,7 +110,7 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
         lines.append(
             Text(
                 f"  error: task {error['task_id']} trial {error['trial']}: "
-                f"{first_line[0] if first_line else error['termination']}",
+                f"{visible(first_line[0]) if first_line else error['termination']}",
                 style="yellow",
             )
         )
@@ -150,21 +145,21 @@ def episode_view(
     conversation.add_column(overflow="fold")
     for entry in transcript(result):
         label, style = ENTRY_STYLES[entry.kind]
-        text = entry.text
+        text, tool = visible(entry.text), visible(entry.tool or "")
         if entry.kind == "system" and not full_system and len(text) > SYSTEM_PREVIEW_CHARS:
             text = f"{text[:SYSTEM_PREVIEW_CHARS]}... ({len(text)} chars; --full-system shows all)"
         if entry.kind == "tool_call":
-            body = Text.assemble((f"{entry.tool}", "bold magenta"), f"({text})")
+            body = Text.assemble((tool, "bold magenta"), f"({text})")
         elif entry.kind == "tool_result":
-            body = Text.assemble((f"{entry.tool}: ", "bold yellow"), text)
+            body = Text.assemble((f"{tool}: ", "bold yellow"), text)
         else:
             body = Text(text)
         conversation.add_row(Text(label, style=style), body)
-    views: list[RenderableType] = [Rule(Text(title)), conversation, Rule("reward")]
-    views.extend(Text(line) for line in reward_breakdown(result).lines())
+    views: list[RenderableType] = [Rule(Text(visible(title))), conversation, Rule("reward")]
+    views.extend(Text(visible(line)) for line in reward_breakdown(result).lines())
     if diagnosis is not None:
         views.append(Rule("diagnosis"))
-        views.append(Text(diagnosis_line(diagnosis)))
+        views.append(Text(visible(diagnosis_line(diagnosis))))
     return views
 
 
@@ -232,6 +227,48 @@ def trait_drop_view(table: TraitDropTable) -> list[RenderableType]:
 
 def _rate(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
+
+
+def sweep_points_view(outcomes: list[PointOutcome], name: str) -> RenderableType:
+    """Every point of a sweep: its settings, reward and pass^k, run id and status.
+
+    Fits 80 columns: settings are one per line (long ones wrap at spaces) and run ids are
+    whole.
+    """
+    from rich import box
+    from rich.table import Column, Table
+    from rich.text import Text
+
+    shown = ("domain", "agent_model", "traits")
+    other = [key for key in outcomes[0].point.values if key not in shown] if outcomes else []
+    table = Table(
+        Column("point", no_wrap=True),
+        Column("settings", overflow="fold", ratio=1),
+        Column("results", no_wrap=True),
+        Column("run", no_wrap=True),
+        title=Text(f"sweep {name}"),
+        box=box.SIMPLE_HEAD,
+        leading=1,
+    )
+    for outcome in outcomes:
+        config, metrics = outcome.point.config, outcome.metrics
+        settings = [
+            config.domain,
+            f"agent model {config.agent_model or '-'}",
+            f"traits {config.traits.label().replace(',', ', ')}",
+            *(f"{key} {outcome.point.values[key]}" for key in other),
+        ]
+        average = metrics.average_reward if metrics else None
+        results = ["avg reward " + ("-" if average is None else f"{average:.3f}")]
+        results += [f"pass^{e.k} {e.value:.3f}" for e in metrics.pass_hat_k] if metrics else []
+        run = f"{outcome.run.id}\n{outcome.run.status}" if outcome.run else "-\nnot started"
+        table.add_row(
+            str(outcome.point.index),
+            Text(visible("\n".join(settings))),
+            "\n".join(results),
+            Text(run),
+        )
+    return table
 
 
 def pass_change_by_run(table: TraitDropTable) -> dict[str, str]:

@@ -97,7 +97,8 @@ class StrategyScript(GoldScript):
     * user requests (the prompt holds a task's instruction): the instruction, then the stop
       token, wrapped in ``Thought: ... Response: ...`` when the prompt asks for it (``react``);
     * review requests (``verify``, ``reflection``): the next of ``verdicts``, then
-      ``Verdict: accept``; reflection requests: a line of advice.
+      ``Verdict: accept``; reflection requests: a line of advice;
+    * diagnosis requests (``tautrait diagnose``): a fixed verdict (fault ``agent``).
 
     Args:
         tasks: The task set being run.
@@ -107,6 +108,13 @@ class StrategyScript(GoldScript):
 
     ACCEPT = "Verdict: accept\nReason: the message fits the situation."
     ADVICE = "Advice: say only what the situation gives."
+    DIAGNOSIS = json.dumps(
+        {
+            "fault": "agent",
+            "fault_type": "other",
+            "explanation": "A fixed answer of the scripted server, which judges nothing.",
+        }
+    )
 
     def __init__(
         self,
@@ -118,6 +126,7 @@ class StrategyScript(GoldScript):
         self.verdicts = deque(verdicts)
 
     def __call__(self, request: dict[str, Any]) -> Reply:
+        from tautrait_core.analysis.diagnose import SYSTEM_PROMPT as DIAGNOSIS_PROMPT
         from tautrait_core.builtin.users import strategies as user_strategies
 
         messages = request.get("messages", [])
@@ -126,6 +135,8 @@ class StrategyScript(GoldScript):
             return reply_text(self.verdicts.popleft() if self.verdicts else self.ACCEPT)
         if system == user_strategies.REFLECTION_PROMPT:
             return reply_text(self.ADVICE)
+        if system == DIAGNOSIS_PROMPT:
+            return reply_text(self.DIAGNOSIS)
         if request.get("tools"):
             return self.agent_turn(messages)
         if self._is_user_prompt(system):
