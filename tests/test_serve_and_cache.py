@@ -100,6 +100,21 @@ def test_the_episode_script_answers_a_diagnosis_request(toy_plugin) -> None:
     assert parse_diagnosis(reply.content).fault == "agent"
 
 
+def test_the_episode_script_answers_a_trait_rating_request(toy_plugin) -> None:
+    """So ``tautrait traits audit`` can be tried against ``tautrait serve-scripted``."""
+    from tautrait_core.analysis.trait_rating import SYSTEM_PROMPT, parse_trait_ratings
+
+    script = StrategyScript(toy_plugin.TASKS)
+    reply = script({"messages": [{"role": "system", "content": SYSTEM_PROMPT}]})
+    ratings = parse_trait_ratings(reply.content)
+    assert {trait: rating.rating for trait, rating in ratings.items()} == {
+        "impatience": 0,
+        "confusion": 0,
+        "skeptical": 0,
+        "incoherence": 0,
+    }
+
+
 def test_cache_info_and_clear(toy_plugin, isolated_home: Path) -> None:
     from tautrait_core.testing.scripts import GoldScript
 

@@ -32,6 +32,9 @@ ENTRY_STYLES = {
 }
 SYSTEM_PREVIEW_CHARS = 160
 
+RUN_ID_WIDTH = len("20261122-153012-7f3a")
+"""Columns a run id takes (see ``tautrait_core.store.rows.new_run_id``): never cut."""
+
 
 def run_heading(record: RunRecord) -> str:
     """``Run ID  domain/task set  agent ...  user ...  traits ...``."""
@@ -304,29 +307,39 @@ def trait_audit_view(
     audit: TraitAudit, table: TraitDropTable | None = None
 ) -> list[RenderableType]:
     """Requested against rated trait intensity per run, with leakage; beside each run's
-    change of pass^1 when a trait-drop table is given."""
-    from rich.table import Table
+    change of pass^1 when a trait-drop table is given. Fits 80 columns: a run's settings
+    are stacked under its whole id, its four traits are lines of one row."""
+    from rich.table import Column, Table
     from rich.text import Text
 
-    from tautrait_core.trait_mix import TRAITS
+    from tautrait_core.trait_mix import INTENSITY_WORDS
 
     changes = pass_change_by_run(table) if table is not None else None
-    grid = Table(title=Text(f"Trait fidelity: mean judge rating 0-2 per user turn ({audit.model})"))
-    for header in ("run", "traits", "backend"):
-        grid.add_column(header)
-    if changes is not None:
-        grid.add_column("pass^1 change", justify="right")
-    for header in (*TRAITS, "leakage", "turns"):
-        grid.add_column(header, justify="right")
+    grid = Table(
+        Column("run", min_width=RUN_ID_WIDTH, overflow="fold", ratio=1),
+        Column("trait", no_wrap=True),
+        Column("requested", no_wrap=True),
+        Column("mean rating", justify="right", no_wrap=True),
+        title=Text(f"Trait fidelity: mean judge rating 0-2 per user turn ({audit.model})"),
+        show_lines=True,
+    )
     for run in audit.runs:
-        values = [run.run_id, run.traits, run.trait_backend]
+        settings = [run.run_id, f"traits {run.traits}", f"backend {run.trait_backend}"]
         if changes is not None:
-            values.append(changes.get(run.run_id, "-"))
-        values += [fidelity_cell(run, trait) for trait in TRAITS]
-        values += [mean_rating_text(run.leakage), str(run.turns)]
-        grid.add_row(*(Text(value) for value in values))
+            settings.append(f"pass^1 change {changes.get(run.run_id, '-')}")
+        settings.append(f"leakage {mean_rating_text(run.leakage)}, {run.turns} turns")
+        requested = [
+            "-" if entry.requested is None else INTENSITY_WORDS[entry.requested]
+            for entry in run.fidelity
+        ]
+        grid.add_row(
+            Text("\n".join(settings)),
+            Text("\n".join(entry.trait for entry in run.fidelity)),
+            Text("\n".join(requested)),
+            Text("\n".join(mean_rating_text(entry.mean_rating) for entry in run.fidelity)),
+        )
     notes = [
-        "Requested intensity in brackets; leakage: mean rating of the traits not requested.",
+        "Leakage: mean rating of the traits not requested.",
         *correlation_lines(audit),
         f"Judge cost: {format_cost(audit.cost)}",
     ]
@@ -335,17 +348,18 @@ def trait_audit_view(
 
 def trait_drift_view(audit: TraitAudit) -> list[RenderableType]:
     """Mean rating of each requested trait by where the turn falls in its conversation."""
-    from rich.table import Table
+    from rich.table import Column, Table
     from rich.text import Text
 
     from tautrait_core.analysis.trait_audit import TURN_THIRDS
     from tautrait_core.trait_mix import INTENSITY_WORDS
 
-    grid = Table(title=Text("Drift: mean rating of requested traits by turn position"))
-    grid.add_column("run")
-    grid.add_column("trait")
-    for third in TURN_THIRDS:
-        grid.add_column(f"{third} third", justify="right")
+    grid = Table(
+        Column("run", no_wrap=True, min_width=RUN_ID_WIDTH),
+        Column("trait", overflow="fold"),
+        *(Column(third, justify="right", no_wrap=True) for third in TURN_THIRDS),
+        title=Text("Drift: mean rating of requested traits by third of the conversation"),
+    )
     for run in audit.runs:
         for entry in run.fidelity:
             if entry.requested is not None:

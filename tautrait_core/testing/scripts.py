@@ -20,6 +20,7 @@ from tautrait_core.domain.reward import gold_plan
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.episode.messages import STOP_TOKEN
 from tautrait_core.testing.server import Reply, reply_text, reply_tool_call
+from tautrait_core.trait_mix import TRAITS
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -98,7 +99,8 @@ class StrategyScript(GoldScript):
       token, wrapped in ``Thought: ... Response: ...`` when the prompt asks for it (``react``);
     * review requests (``verify``, ``reflection``): the next of ``verdicts``, then
       ``Verdict: accept``; reflection requests: a line of advice;
-    * diagnosis requests (``tautrait diagnose``): a fixed verdict (fault ``agent``).
+    * diagnosis requests (``tautrait diagnose``): a fixed verdict (fault ``agent``);
+    * trait-rating requests (``tautrait traits audit``): every trait rated 0.
 
     Args:
         tasks: The task set being run.
@@ -116,6 +118,13 @@ class StrategyScript(GoldScript):
         }
     )
 
+    TRAIT_RATINGS = json.dumps(
+        {
+            trait: {"rating": 0, "reason": "A fixed answer of the scripted server."}
+            for trait in TRAITS
+        }
+    )
+
     def __init__(
         self,
         tasks: Sequence[Task],
@@ -127,6 +136,7 @@ class StrategyScript(GoldScript):
 
     def __call__(self, request: dict[str, Any]) -> Reply:
         from tautrait_core.analysis.diagnose import SYSTEM_PROMPT as DIAGNOSIS_PROMPT
+        from tautrait_core.analysis.trait_rating import SYSTEM_PROMPT as TRAIT_RATING_PROMPT
         from tautrait_core.builtin.users import strategies as user_strategies
 
         messages = request.get("messages", [])
@@ -137,6 +147,8 @@ class StrategyScript(GoldScript):
             return reply_text(self.ADVICE)
         if system == DIAGNOSIS_PROMPT:
             return reply_text(self.DIAGNOSIS)
+        if system == TRAIT_RATING_PROMPT:
+            return reply_text(self.TRAIT_RATINGS)
         if request.get("tools"):
             return self.agent_turn(messages)
         if self._is_user_prompt(system):
