@@ -8,17 +8,16 @@ only the named entry points (an empty value loads none); built-ins always load.
 A plugin that fails to import, or whose hook raises, is reported once (distribution, error,
 how to uninstall it) and skipped, so a broken plugin never takes the command line down with
 it. A name registered twice is unusable: only the commands that use it fail, with an error
-that names both distributions and advises removing the plugin (never the core). A registered
-agent, user simulator or trait backend that is not a subclass of the core's base class is
-refused (a warning, and a :class:`PluginError` naming the distribution when the name is used);
-the other plugins' parts stay usable.
+that names both distributions and advises removing the plugin (never the core). A
+registered agent, user simulator or trait backend that is not a subclass of the core's base
+class is refused (a warning, and a :class:`PluginError` naming the distribution when the
+name is used); the other plugins' parts stay usable.
 """
 
 from __future__ import annotations
 
 import os
 import warnings
-from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
@@ -26,88 +25,24 @@ import pluggy
 
 from tautrait_core import hookspecs
 from tautrait_core.errors import PluginError, UnknownNameError
-from tautrait_core.plugin_parts import nonconformity, option_clash
+from tautrait_core.registrations import (
+    CORE_DISTRIBUTION,
+    LOAD_PLUGINS_ENV,
+    LoadFailure,
+    NameClash,
+    PluginInfo,
+    PluginLoadWarning,
+    Provenance,
+    describe_error,
+    nonconformity,
+    option_clash,
+)
 
 DEFAULT_PLUGINS = (
     "tautrait_core.builtin.agents",
     "tautrait_core.builtin.users",
     "tautrait_core.builtin.traits",
 )
-CORE_DISTRIBUTION = "tautrait-core"
-LOAD_PLUGINS_ENV = "TAUTRAIT_LOAD_PLUGINS"
-
-
-class PluginLoadWarning(UserWarning):
-    """A plugin could not be imported and was skipped."""
-
-
-@dataclass(frozen=True)
-class Provenance:
-    """Which plugin (and which installed distribution) supplied a registered part."""
-
-    plugin: str
-    distribution: str
-    version: str
-
-    def describe(self) -> str:
-        return f"{self.distribution} {self.version} (plugin {self.plugin!r})"
-
-
-@dataclass
-class PluginInfo:
-    """One loaded plugin and what it registered, for ``tautrait plugins``."""
-
-    name: str
-    distribution: str
-    version: str
-    builtin: bool
-    registers: dict[str, list[str]] = field(default_factory=dict)
-
-
-@dataclass
-class LoadFailure:
-    """A plugin entry point that failed to import, or one of its hooks that raised."""
-
-    name: str
-    distribution: str
-    version: str
-    error: str
-    hook: str | None = None
-    """The hook that raised (``None``: the plugin failed to import)."""
-
-    def message(self) -> str:
-        failed = "failed to import" if self.hook is None else f"failed in its {self.hook} hook"
-        return (
-            f"plugin {self.name!r} from distribution {self.distribution} {self.version} "
-            f"{failed} and was skipped: {self.error}. "
-            f"Fix or remove it with: pip uninstall {self.distribution}"
-        )
-
-
-def _describe_error(exc: Exception) -> str:
-    """``Type: message``, with the file and line of a syntax error."""
-    if isinstance(exc, SyntaxError) and exc.filename:
-        return f"{type(exc).__name__}: {exc.msg} ({exc.filename}, line {exc.lineno})"
-    return f"{type(exc).__name__}: {exc}"
-
-
-@dataclass(frozen=True)
-class NameClash:
-    """A name registered by two plugins; commands that use it fail with :meth:`error`."""
-
-    kind: str
-    name: str
-    first: Provenance
-    second: Provenance
-
-    def error(self) -> PluginError:
-        plugins = [s for s in (self.first, self.second) if s.distribution != CORE_DISTRIBUTION]
-        removals = " or ".join(f"pip uninstall {s.distribution}" for s in plugins)
-        return PluginError(
-            f"{self.kind} {self.name!r} is registered twice: by {self.first.describe()} "
-            f"and by {self.second.describe()}. Remove the plugin that should not supply it "
-            f"({removals}), or choose which plugins to load with {LOAD_PLUGINS_ENV}."
-        )
 
 
 # registry kind -> the hook that fills it; each registered part has a ``name`` attribute
@@ -179,9 +114,7 @@ class PluginManager:
             try:
                 module = entry_point.load()
             except Exception as exc:  # a broken plugin must not break the CLI
-                self._report(
-                    LoadFailure(entry_point.name, dist_name, version, _describe_error(exc))
-                )
+                self._report(LoadFailure(entry_point.name, dist_name, version, describe_error(exc)))
                 continue
             self.register(
                 module,
@@ -199,7 +132,7 @@ class PluginManager:
     def _hook_failed(self, plugin: str, hook: str, exc: Exception) -> None:
         source = self.provenance.get(plugin) or Provenance(plugin, "?", "")
         self._report(
-            LoadFailure(plugin, source.distribution, source.version, _describe_error(exc), hook)
+            LoadFailure(plugin, source.distribution, source.version, describe_error(exc), hook)
         )
 
     def register(self, plugin: object, name: str, provenance: Provenance | None = None) -> None:
@@ -285,10 +218,10 @@ class PluginManager:
         """The part registered under ``name``; :class:`PluginError` if two plugins register
         it, :class:`UnknownNameError` if none does."""
         registry = self._fill(kind)
-        if name in self._clashes[kind]:
-            raise self._clashes[kind][name].error()
         if (kind, name) in self.refused:
             raise self.refused[(kind, name)]
+        if name in self._clashes[kind]:
+            raise self._clashes[kind][name].error()
         if name not in registry:
             raise UnknownNameError(kind.replace("_", " "), name, list(registry), hint)
         return registry[name][0]

@@ -6,6 +6,9 @@ Traits and intensity words follow tau-trait (``impatience``, ``confusion``, ``sk
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer
 
 from tautrait_core.errors import TraitError
@@ -97,6 +100,32 @@ class TraitMix(BaseModel):
         if isinstance(data, dict) and set(data) == {"trait_dict"}:
             data = data["trait_dict"]
         return cls(traits=data)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_file(cls, path: Path) -> TraitMix:
+        """Read a JSON file in upstream's ``trait_dict`` form (``--traits-file``).
+
+        Raises:
+            TraitError: the file cannot be read, is not UTF-8 JSON, or is not a trait mix.
+        """
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise TraitError(f"cannot read the traits file {path}: {exc.strerror}") from exc
+        except UnicodeDecodeError as exc:
+            raise TraitError(
+                f"the traits file {path} is not UTF-8 text (byte {exc.start}); save it as "
+                'UTF-8 JSON such as {"impatience": "high"}'
+            ) from exc
+        except (ValueError, RecursionError) as exc:
+            raise TraitError(
+                f"the traits file {path} is not valid JSON ({exc}); "
+                'write e.g. {"impatience": "high"}'
+            ) from exc
+        try:
+            return cls.from_trait_dict(data)
+        except TraitError as exc:
+            raise TraitError(f"the traits file {path}: {exc}") from exc
 
     @model_serializer
     def _serialize(self) -> dict[str, int]:

@@ -109,6 +109,12 @@ from tautrait_core import UserSimulator, hookimpl
 class Impostor(UserSimulator):
     name = "llm"
 
+    async def start(self):
+        return "hello"
+
+    async def reply(self, agent_message):
+        return "###STOP###"
+
 @hookimpl
 def register_user_simulators(register):
     register(Impostor)

@@ -105,6 +105,17 @@ def invoke(*arguments: str) -> str:
     return result.output
 
 
+def run_block(output: str, run_id: str) -> str:
+    """The table row of one run in a fidelity table: from its id to the next rule."""
+    lines = output.splitlines()
+    start = next(index for index, line in enumerate(lines) if run_id in line)
+    end = next(
+        (i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith(("├", "└"))),
+        len(lines),
+    )
+    return "\n".join(lines[start:end])
+
+
 def audit_json(run_ids: list[str], *extra: str) -> dict[str, Any]:
     return json.loads(invoke("traits", "audit", *run_ids, "--json", *extra))
 
@@ -249,14 +260,22 @@ def test_user_turns_are_rated_stored_aggregated_and_shown(toy_plugin, tmp_path) 
 
     # without a judge model the stored ratings are reported
     shown = invoke("traits", "audit", *ids)
-    assert "1.33 (high)" in shown and "0.33 (low)" in shown and "0.11" in shown
+    high_block = run_block(shown, runs["impatience=high"])
+    assert re.search(r"impatience\s+│\s+high\s+│\s+1\.33", high_block)
+    assert re.search(r"impatience\s+│\s+low\s+│\s+0\.33", run_block(shown, runs["impatience=low"]))
+    assert "leakage 0.11" in run_block(shown, runs["confusion=high"])
     assert "impatience 0.83, confusion 1.00, skeptical n/a, incoherence n/a" in shown
     assert re.search(r"impatience \(high\)\s+│\s+0\.00\s+│\s+2\.00\s+│\s+2\.00", shown)
 
     compared = invoke("compare", *ids)
-    row = next(line for line in compared.splitlines() if runs["impatience=high"] in line)
-    assert "+0.0%" in row and "1.33 (high)" in row
-    assert "base" in next(line for line in compared.splitlines() if runs["none"] in line)
+    high_block = run_block(compared, runs["impatience=high"])
+    assert "pass^1 change +0.0%" in high_block
+    assert re.search(r"impatience\s+│\s+high\s+│\s+1\.33", high_block)
+    assert "pass^1 change base" in run_block(compared, runs["none"])
+
+    narrow = CliRunner(env={"COLUMNS": "80"}).invoke(cli, ["traits", "audit", *ids]).output
+    assert all(len(line) <= 80 for line in narrow.splitlines() if "│" in line)
+    assert all(run_id in narrow for run_id in ids), "run ids are shown whole at 80 columns"
     compare_json = json.loads(invoke("compare", *ids, "--json", "--resamples", "50"))
     assert compare_json["trait_audits"][0]["runs"][2]["fidelity"][0]["mean_rating"] == (
         pytest.approx(4 / 3)

@@ -58,6 +58,8 @@ class RunMetrics(BaseModel):
     """Dollars for both sides; ``None`` when some call had no known price."""
     agent_usage: Usage
     user_usage: Usage
+    cached_calls: int = 0
+    """Model calls answered from the response cache (``--cache``), at no cost."""
 
 
 def task_counts(results: Iterable[EpisodeResult]) -> dict[int, tuple[int, int]]:
@@ -103,6 +105,7 @@ def summarize(results: list[EpisodeResult], max_k: int | None = None) -> RunMetr
         cost=total.cost,
         agent_usage=agent_usage,
         user_usage=user_usage,
+        cached_calls=sum(call.cached for result in results for call in result.calls),
     )
 
 

@@ -28,6 +28,8 @@ COMMAND_MODULES = (
     "tautrait_core.cli.rescore",
     "tautrait_core.cli.sweep",
     "tautrait_core.cli.traits",
+    "tautrait_core.cli.serve",
+    "tautrait_core.cli.cache",
 )
 UPSTREAM_MULTI_VALUE = ("--task-ids",)
 

@@ -24,7 +24,8 @@ def check(domain: str, task_set: str | None, as_json: bool) -> None:
 
     found = library_call(lookup, "domain", domain)
     selected = library_call(resolve_task_set, found, task_set)
-    reports = check_task_set(found, selected, template_for(found, selected))
+    template = library_call(template_for, found, selected)
+    reports = library_call(check_task_set, found, selected, template)
     defective = [r for r in reports if r.problems]
     kinds = Counter(p.kind for r in reports for p in r.problems)
     if as_json:

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tautrait_core.cli.root import cli, json_option, library_call, results_db_option
+from tautrait_core.cli.root import (
+    check_results_database,
+    cli,
+    json_option,
+    library_call,
+    results_db_option,
+)
 from tautrait_core.render.console import console, echo_json
 
 if TYPE_CHECKING:
@@ -46,7 +52,10 @@ def rescore(
     gives old and new reward per episode, why they differ, and pass^k before and after.
     """
     from tautrait_core.analysis.rescore import rescore as rescore_source
+    from tautrait_core.paths import default_results_db
 
+    if not Path(source).is_file():
+        library_call(check_results_database, results_db or default_results_db())
     report = library_call(
         rescore_source, source, domain=domain, task_set=task_set, results_db=results_db
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
-from tautrait_core.render.console import console, echo_json, runs_table
+from tautrait_core.render.console import console, echo_json, plugins_table, runs_table
 
 
 @cli.command()
@@ -22,15 +22,7 @@ def plugins(as_json: bool) -> None:
     if as_json:
         echo_json([info.__dict__ for info in infos])
         return
-    from rich.table import Table
-
-    table = Table("plugin", "distribution", "version", "registers")
-    for info in infos:
-        registers = "; ".join(
-            f"{kind}: {', '.join(names)}" for kind, names in info.registers.items()
-        )
-        table.add_row(info.name, info.distribution, info.version, registers or "-")
-    console().print(table)
+    console().print(plugins_table(infos))
 
 
 @cli.command()
@@ -46,7 +38,11 @@ def tasks(domain: str, task_set: str | None, as_json: bool) -> None:
     if task_set is None:
         sets = all_task_sets(found)
         rows = [
-            {"task_set": name, "tasks": len(s.tasks), "description": s.description}
+            {
+                "task_set": name,
+                "tasks": len(library_call(getattr, s, "tasks")),
+                "description": s.description,
+            }
             for name, s in sets.items()
         ]
         if as_json:
@@ -58,10 +54,11 @@ def tasks(domain: str, task_set: str | None, as_json: bool) -> None:
                 )
         return
     selected = library_call(resolve_task_set, found, task_set)
+    task_list = library_call(getattr, selected, "tasks")
     if as_json:
-        echo_json([task.model_dump() for task in selected.tasks])
+        echo_json([task.model_dump() for task in task_list])
         return
-    for index, task in enumerate(selected.tasks):
+    for index, task in enumerate(task_list):
         summary = " ".join(task.instruction.split())[:90]
         console().print(f"{index:>4}  {task.user_id:<28} {len(task.actions):>2} actions  {summary}")
 

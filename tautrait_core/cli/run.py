@@ -8,7 +8,6 @@ added when the command is parsed or its help is shown, never at import.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -230,11 +229,7 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     if traits_file is not None and options.get("traits"):
         raise click.UsageError("give either --traits or --traits-file, not both")
     if traits_file is not None:
-        try:
-            data = json.loads(traits_file.read_text())
-        except json.JSONDecodeError as exc:
-            raise click.BadParameter(f"{traits_file} is not valid JSON: {exc}") from exc
-        options["traits"] = library_call(TraitMix.from_trait_dict, data)
+        options["traits"] = library_call(TraitMix.from_file, traits_file)
     if task_ids is not None:
         try:
             options["task_ids"] = [int(part) for part in task_ids.replace(",", " ").split()]

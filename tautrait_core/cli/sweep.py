@@ -14,8 +14,6 @@ from tautrait_core.render.console import console, echo_json
 from tautrait_core.render.progress import ProgressDisplay
 
 if TYPE_CHECKING:
-    from rich.table import Table
-
     from tautrait_core.run.sweeps import PointOutcome, PointPlan, SweepReport
 
 
@@ -141,8 +139,10 @@ def _print_report(report: SweepReport, as_json: bool) -> None:
             }
         )
         return
+    from tautrait_core.render.terminal import sweep_points_view
+
     out = console()
-    out.print(points_table(report.points, report.sweep.name))
+    out.print(sweep_points_view(report.points, report.sweep.name))
     for warning in report.warnings:
         out.print(f"[yellow]Warning: {warning}[/yellow]")
     for reason in report.stop_reasons:
@@ -160,45 +160,6 @@ def _outcome_json(outcome: PointOutcome) -> dict[str, Any]:
         "status": outcome.run.status if outcome.run else "not started",
         "metrics": outcome.metrics.model_dump() if outcome.metrics else None,
     }
-
-
-def points_table(outcomes: list[PointOutcome], name: str) -> Table:
-    """Every point: domain, agent model, traits, other grid values, reward, pass^k, run."""
-    from rich.table import Column, Table
-
-    max_k = max((outcome.point.config.num_trials for outcome in outcomes), default=1)
-    shown = ("domain", "agent_model", "traits")
-    other = [key for key in outcomes[0].point.values if key not in shown] if outcomes else []
-    text = [Column(header, overflow="fold") for header in ("domain", "agent model", "traits")]
-    numbers = ["avg reward", *(f"pass^{k}" for k in range(1, max_k + 1))]
-    table = Table(
-        "point",
-        *text,
-        *(Column(key, overflow="fold") for key in other),
-        *(Column(header, no_wrap=True) for header in numbers),
-        Column("run", no_wrap=True, min_width=20),
-        "status",
-        title=f"sweep {name}",
-    )
-    for outcome in outcomes:
-        config, metrics = outcome.point.config, outcome.metrics
-        passes = {
-            entry.k: "n/a" if entry.value is None else f"{entry.value:.3f}"
-            for entry in (metrics.pass_hat_k if metrics else [])
-        }
-        average = metrics.average_reward if metrics else None
-        table.add_row(
-            str(outcome.point.index),
-            config.domain,
-            config.agent_model or "-",
-            config.traits.label(),
-            *(str(outcome.point.values[key]) for key in other),
-            "-" if average is None else f"{average:.3f}",
-            *(passes.get(k, "-") for k in range(1, max_k + 1)),
-            outcome.run.id if outcome.run else "-",
-            outcome.run.status if outcome.run else "not started",
-        )
-    return table
 
 
 class SweepProgressDisplay(ProgressDisplay):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from tautrait_core.config import RunConfig
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.episode.messages import Message, ToolCall
 from tautrait_core.episode.result import EpisodeResult
+from tautrait_core.llm.usage import Usage
 
 if TYPE_CHECKING:
     from tautrait_core.run.runner import RunReport
@@ -140,18 +142,31 @@ def _message(raw: dict[str, Any]) -> Message:
     )
 
 
+MAX_ID = 2**31 - 1
+"""The largest task id or trial number a result record may hold."""
+
+
 def read_result_list(path: Path) -> list[UpstreamEpisode]:
     """Read an upstream result-list JSON file (tau-bench / tau-trait ``EnvRunResult`` list).
 
     Raises:
-        TaskSetError: the file is not such a list.
+        TaskSetError: the file is not such a list, or a record is malformed (the message
+            names the file and the record's position).
     """
-    from tautrait_core.episode.result import Outcome, Termination
     from tautrait_core.errors import TaskSetError
 
     try:
-        records = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        records = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise TaskSetError(f"{path}: cannot read the file ({exc.strerror})") from exc
+    except UnicodeDecodeError as exc:
+        raise TaskSetError(
+            f"{path}: not UTF-8 text (invalid byte at offset {exc.start}); "
+            "a result list is a UTF-8 JSON file"
+        ) from exc
+    except RecursionError as exc:
+        raise TaskSetError(f"{path}: the JSON is nested too deeply to be a result list") from exc
+    except ValueError as exc:
         raise TaskSetError(f"{path}: not a readable JSON file ({exc})") from exc
     if not isinstance(records, list):
         raise TaskSetError(
@@ -159,33 +174,84 @@ def read_result_list(path: Path) -> list[UpstreamEpisode]:
         )
     episodes = []
     for position, record in enumerate(records):
-        if not isinstance(record, dict) or "task_id" not in record or "reward" not in record:
-            raise TaskSetError(f"{path}: record {position} lacks task_id/reward")
-        info = record.get("info") or {}
-        task = Task.model_validate(info["task"]) if isinstance(info.get("task"), dict) else None
-        reward = float(record.get("reward") or 0.0)
-        errored = bool(info.get("error")) and not info.get("reward_info")
-        outcome = Outcome.ERROR if errored else Outcome.PASS if reward == 1.0 else Outcome.FAIL
-        messages = [_message(m) for m in record.get("traj") or [] if isinstance(m, dict)]
-        if info.get("reward_info") is None:
-            termination = Termination.MAX_STEPS
-        elif messages and messages[-1].role == "tool":
-            termination = Termination.TERMINATING_TOOL
-        else:
-            termination = Termination.USER_STOP
-        result = EpisodeResult(
-            task_id=int(record["task_id"]),
-            trial=int(record.get("trial") or 0),
-            outcome=outcome,
-            reward=reward,
-            termination=termination,
-            messages=messages,
-            error=str(info["error"]) if info.get("error") else None,
-        )
-        raw_reward_info = info.get("reward_info")
-        episodes.append(
-            UpstreamEpisode(
-                result, task, raw_reward_info if isinstance(raw_reward_info, dict) else None
-            )
-        )
+        try:
+            episodes.append(_episode(record))
+        except (ValueError, TypeError, AttributeError, RecursionError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise TaskSetError(
+                f"{path}: record {position} is not a result record: {reason}"
+            ) from exc
     return episodes
+
+
+def _whole_number(record: dict[str, Any], key: str, default: int | None = None) -> int:
+    """``record[key]`` as a task id or trial: a whole JSON number from 0 to :data:`MAX_ID`."""
+    value = record.get(key)
+    if value is None and default is not None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{key} must be a whole number, not {value!r}")
+    if not math.isfinite(value) or value != int(value) or not 0 <= value <= MAX_ID:
+        raise ValueError(f"{key} must be a whole number from 0 to {MAX_ID}, not {value!r}")
+    return int(value)
+
+
+def _reward(record: dict[str, Any]) -> float:
+    value = record.get("reward")
+    if value is None:
+        return 0.0
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"reward must be a finite number such as 0.0 or 1.0, not {value!r}")
+    return float(value)
+
+
+def _user_cost(info: dict[str, Any]) -> float | None:
+    """``info.user_cost`` when the file holds a finite, non-negative number there."""
+    cost = info.get("user_cost")
+    if isinstance(cost, bool) or not isinstance(cost, int | float):
+        return None
+    return float(cost) if math.isfinite(cost) and cost >= 0 else None
+
+
+def _episode(record: object) -> UpstreamEpisode:
+    from tautrait_core.episode.result import Outcome, Termination
+
+    if not isinstance(record, dict) or "task_id" not in record or "reward" not in record:
+        raise ValueError("it lacks task_id/reward")
+    task_id, trial, reward = (
+        _whole_number(record, "task_id"),
+        _whole_number(record, "trial", 0),
+        _reward(record),
+    )
+    info = record.get("info") or {}
+    if not isinstance(info, dict):
+        raise ValueError(f"info must be an object, not {type(info).__name__}")
+    task = Task.model_validate(info["task"]) if isinstance(info.get("task"), dict) else None
+    errored = bool(info.get("error")) and not info.get("reward_info")
+    outcome = Outcome.ERROR if errored else Outcome.PASS if reward == 1.0 else Outcome.FAIL
+    traj = record.get("traj") or []
+    if not isinstance(traj, list):
+        raise ValueError(f"traj must be a list of messages, not {type(traj).__name__}")
+    messages = [_message(m) for m in traj if isinstance(m, dict)]
+    if info.get("reward_info") is None:
+        termination = Termination.MAX_STEPS
+    elif messages and messages[-1].role == "tool":
+        termination = Termination.TERMINATING_TOOL
+    else:
+        termination = Termination.USER_STOP
+    result = EpisodeResult(
+        task_id=task_id,
+        trial=trial,
+        outcome=outcome,
+        reward=reward,
+        termination=termination,
+        messages=messages,
+        error=str(info["error"]) if info.get("error") else None,
+        # the file records the user's cost at most: the agent's is unknown, never $0
+        agent_usage=Usage(cost=None),
+        user_usage=Usage(cost=_user_cost(info)),
+    )
+    raw_reward_info = info.get("reward_info")
+    return UpstreamEpisode(
+        result, task, raw_reward_info if isinstance(raw_reward_info, dict) else None
+    )

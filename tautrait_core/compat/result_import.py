@@ -89,7 +89,8 @@ def traits_from_file_name(path: Path) -> TraitMix:
 def import_result_list(
     store: ResultStore, path: Path, settings: ImportSettings, known_domains: list[str]
 ) -> ImportedRun:
-    """Store the episodes of an upstream result-list file as a new run.
+    """Store the episodes of an upstream result-list file as a new run, in one transaction:
+    a failed import stores nothing.
 
     Raises:
         TaskSetError: the file is not a result list.
@@ -119,14 +120,15 @@ def import_result_list(
         task_ids=task_ids,
         run_name=settings.name or path.stem,
     )
-    record = store.create_run(
-        config, task_set, task_ids, plugins={"imported-from": str(path.resolve())}
+    record = store.import_run(
+        config,
+        task_set,
+        task_ids,
+        plugins={"imported-from": str(path.resolve())},
+        results=[episode.result for episode in episodes],
+        status=IMPORTED_STATUS,
     )
-    pairs = set()
-    for episode in episodes:
-        pairs.add((episode.result.task_id, episode.result.trial))
-        store.save_episode(record.id, episode.result)
-    store.set_status(record.id, IMPORTED_STATUS)
+    pairs = {(episode.result.task_id, episode.result.trial) for episode in episodes}
     return ImportedRun(
         record=store.get_run(record.id), episodes=len(pairs), duplicates=len(episodes) - len(pairs)
     )

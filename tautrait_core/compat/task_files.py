@@ -9,6 +9,7 @@ the file and line, never code execution.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +17,40 @@ from tautrait_core.domain.task import Action, Task
 from tautrait_core.errors import TaskSetError
 
 
-def parse_task_file(path: Path) -> list[Task]:
-    """All tasks of an upstream task file, in file order.
+@dataclass
+class TaskFile:
+    """The tasks read from an upstream task file, and the tasks that had to be skipped.
+
+    Attributes:
+        tasks: The valid tasks, in file order.
+        skipped: One message per invalid task (file, line, index and what is wrong).
+    """
+
+    tasks: list[Task] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def read_task_file(path: Path) -> TaskFile:
+    """The tasks of an upstream task file; an invalid task is skipped with a message.
 
     The task list is the module-level assignment whose value is a list of ``Task(...)``
     calls, whatever its name (``TASKS_TEST``, ``TASKS``, ...).
+
+    Raises:
+        TaskSetError: the file is unreadable, not Python, or holds no single task list.
     """
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        source = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TaskSetError(f"{path}: cannot read it ({exc.strerror})") from exc
+    except UnicodeDecodeError as exc:
+        raise TaskSetError(f"{path}: not UTF-8 text (invalid byte at offset {exc.start})") from exc
+    try:
+        tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:
         raise TaskSetError(f"{path}: not valid Python ({exc.msg}, line {exc.lineno})") from exc
+    except (ValueError, RecursionError) as exc:  # NUL bytes, absurd nesting
+        raise TaskSetError(f"{path}: not a readable Python file ({exc})") from exc
     lists = [
         node.value
         for node in tree.body
@@ -38,7 +63,29 @@ def parse_task_file(path: Path) -> list[Task]:
         raise TaskSetError(f"{path}: no list of Task(...) found")
     if len(lists) > 1:
         raise TaskSetError(f"{path}: more than one list of Task(...) found")
-    return [_task(path, element) for element in lists[0].elts]
+    result = TaskFile()
+    for index, element in enumerate(lists[0].elts):
+        try:
+            result.tasks.append(_task(path, element))
+        except (TaskSetError, ValueError) as exc:
+            reason = str(exc).splitlines()[0]
+            result.skipped.append(
+                f"task {index} ({path}:{element.lineno}) skipped: {reason}; "
+                "the tasks after it are numbered one lower than upstream's"
+            )
+    return result
+
+
+def parse_task_file(path: Path) -> list[Task]:
+    """All tasks of an upstream task file, in file order.
+
+    Raises:
+        TaskSetError: as :func:`read_task_file`, and also when any task is invalid.
+    """
+    read = read_task_file(path)
+    if read.skipped:
+        raise TaskSetError(read.skipped[0])
+    return read.tasks
 
 
 def _is_call_to(node: ast.AST, name: str) -> bool:

@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tautrait_core.compat.task_files import parse_task_file
+from tautrait_core.compat.task_files import read_task_file
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.task_sets import UPSTREAM_SOURCE
 from tautrait_core.errors import TaskSetError, UpstreamImportError
@@ -61,6 +61,9 @@ def import_domain(source: Path, domain: Domain, destination: Path) -> DomainImpo
         data_source = source / "data"
         (staging / "data").mkdir()
         for path in sorted(data_source.glob("*.json")):
+            if not path.is_file():
+                report.problems.append(f"{path}: skipped, not a regular file")
+                continue
             shutil.copyfile(path, staging / "data" / path.name)
             report.data_files.append(path.name)
         try:
@@ -75,11 +78,17 @@ def import_domain(source: Path, domain: Domain, destination: Path) -> DomainImpo
         for split in SPLITS:
             task_file = source / f"tasks_{split}.py"
             if not task_file.is_file():
+                if task_file.exists():
+                    report.problems.append(f"{task_file}: skipped, not a regular file")
                 continue
             try:
-                tasks = parse_task_file(task_file)
+                read = read_task_file(task_file)
             except TaskSetError as exc:
                 report.problems.append(str(exc))
+                continue
+            report.problems.extend(read.skipped)
+            tasks = read.tasks
+            if not tasks:
                 continue
             (staging / f"tasks_{split}.json").write_text(
                 json.dumps([task.model_dump() for task in tasks], indent=1)

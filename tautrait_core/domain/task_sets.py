@@ -6,13 +6,16 @@ they appear here as ``tau-trait:<split>`` task sets that run on the upstream dat
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
+
+from pydantic import ValidationError
 
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.state import StateTemplate, get_template
 from tautrait_core.domain.task import Task
-from tautrait_core.errors import ConfigError, UnknownNameError
+from tautrait_core.errors import ConfigError, TaskSetError, UnknownNameError
 from tautrait_core.paths import imports_dir
 
 UPSTREAM_SOURCE = "tau-trait"
@@ -43,9 +46,40 @@ def imported_task_sets(domain: Domain) -> dict[str, TaskSet]:
 
 def _task_loader(path: Path) -> Callable[[], list[Task]]:
     def load() -> list[Task]:
-        return Task.list_from_file(path)
+        return read_imported_tasks(path)
 
     return load
+
+
+def read_imported_tasks(path: Path) -> list[Task]:
+    """The tasks of an imported ``tasks_<split>.json`` file.
+
+    Raises:
+        TaskSetError: the file is unreadable, not a JSON list, or a task in it is invalid
+            (the message names the file, the task's index and the fix).
+    """
+    fix = f"re-import it: tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT"
+    try:
+        items = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise TaskSetError(f"imported task file {path}: cannot read it ({exc.strerror})") from exc
+    except (ValueError, RecursionError) as exc:  # JSON and UTF-8 decoding errors
+        reason = "empty" if not path.stat().st_size else f"not valid JSON ({exc})"
+        raise TaskSetError(f"imported task file {path} is {reason}; {fix}") from exc
+    if not isinstance(items, list):
+        raise TaskSetError(f"imported task file {path} is not a JSON list of tasks; {fix}")
+    tasks = []
+    for index, item in enumerate(items):
+        try:
+            tasks.append(Task.model_validate(item))
+        except ValidationError as exc:
+            problem = exc.errors()[0]
+            where = ".".join(str(part) for part in problem["loc"]) or "task"
+            raise TaskSetError(
+                f"imported task file {path}: task {index} is invalid ({where}: "
+                f"{problem['msg']}); {fix}"
+            ) from exc
+    return tasks
 
 
 def all_task_sets(domain: Domain) -> dict[str, TaskSet]:

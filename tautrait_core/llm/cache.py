@@ -64,3 +64,52 @@ def open_cache(path: Path) -> ResponseCache:
     if path not in _caches:
         _caches[path] = ResponseCache(path)
     return _caches[path]
+
+
+def cache_entries(path: Path) -> int:
+    """How many answers the cache file at ``path`` holds (0 when there is none).
+
+    Raises:
+        StorageError: the file is not a response cache.
+    """
+    if not path.exists():
+        return 0
+    try:
+        connection = sqlite3.connect(path, timeout=30)
+        try:
+            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+            if "responses" not in tables:
+                if tables:
+                    raise sqlite3.DatabaseError(f"it holds other tables: {', '.join(tables)}")
+                return 0
+            return int(connection.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as exc:
+        raise _not_a_cache(path, exc) from exc
+
+
+def clear_cache(path: Path) -> None:
+    """Delete every stored answer from the cache file at ``path`` (and free the space).
+
+    Raises:
+        StorageError: the file is not a response cache.
+    """
+    if not path.exists():
+        return
+    try:
+        connection = sqlite3.connect(path, timeout=30)
+        try:
+            connection.execute("DELETE FROM responses")
+            connection.commit()
+            connection.execute("VACUUM")
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as exc:
+        raise _not_a_cache(path, exc) from exc
+
+
+def _not_a_cache(path: Path, exc: Exception) -> Exception:
+    from tautrait_core.errors import StorageError
+
+    return StorageError(f"{path} is not a tautrait response cache ({exc}); move it away")

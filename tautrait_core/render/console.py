@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -27,9 +28,43 @@ def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str))
 
 
+MIN_COST_DECIMALS = 4
+MAX_COST_DECIMALS = 10
+
+
+def format_costs(*costs: float | None) -> list[str]:
+    """Dollar amounts shown together (a total and its parts), with one number of decimals.
+
+    At least four decimals, more when needed so that the smallest non-zero amount keeps two
+    significant digits (``$0.000012``, never ``$0.0000``); ``unknown`` when some call had
+    no known price (never a silent 0).
+    """
+    nonzero = [abs(cost) for cost in costs if cost]
+    decimals = MIN_COST_DECIMALS
+    if nonzero:
+        needed = 1 - math.floor(math.log10(min(nonzero)))
+        decimals = min(max(decimals, needed), MAX_COST_DECIMALS)
+    return ["unknown" if cost is None else f"${cost:.{decimals}f}" for cost in costs]
+
+
 def format_cost(cost: float | None) -> str:
-    """Dollars, or ``unknown`` when some call had no known price (never a silent 0)."""
-    return "unknown" if cost is None else f"${cost:.4f}"
+    """Dollars (see :func:`format_costs`), or ``unknown`` when a price is unknown."""
+    return format_costs(cost)[0]
+
+
+def cost_line(metrics: RunMetrics, imported: bool = False) -> str:
+    """``Cost: $T (agent $A, user $U; N model calls, C answered from the cache)``."""
+    total, agent, user = format_costs(
+        metrics.cost, metrics.agent_usage.cost, metrics.user_usage.cost
+    )
+    calls = metrics.agent_usage.calls + metrics.user_usage.calls
+    if imported and not calls:
+        counted = "model calls not recorded in the imported file"
+    else:
+        counted = f"{calls} model calls"
+        if metrics.cached_calls:
+            counted += f", {metrics.cached_calls} answered from the --cache at no cost"
+    return f"Cost: {total} (agent {agent}, user {user}; {counted})"
 
 
 def print_metrics(run: RunRecord, metrics: RunMetrics) -> None:
@@ -57,39 +92,68 @@ def print_metrics(run: RunRecord, metrics: RunMetrics) -> None:
             f"[yellow]{metrics.errors} episodes ended in infrastructure errors; they are not "
             f"counted above and are re-run by: tautrait run --resume {run.id}[/yellow]"
         )
-    out.print(
-        f"Cost: {format_cost(metrics.cost)} (agent {format_cost(metrics.agent_usage.cost)}, "
-        f"user {format_cost(metrics.user_usage.cost)}; "
-        f"{metrics.agent_usage.calls + metrics.user_usage.calls} model calls)"
-    )
+    out.print(cost_line(metrics), markup=False)
 
 
 def runs_table(rows: list[dict[str, Any]]) -> Table:
-    """The table of ``tautrait runs list``."""
-    from rich.table import Table
+    """The table of ``tautrait runs list``: whole run ids, fitting 80 columns.
+
+    Each run takes a few lines: its id, creation time and status; its settings one per
+    line (long ones wrap at spaces); its episode counts.
+    """
+    from rich import box
+    from rich.table import Column, Table
+    from rich.text import Text
 
     table = Table(
-        "run",
-        "created",
-        "domain/task set",
-        "agent",
-        "user",
-        "traits",
-        "trials",
-        "pass/fail/error",
-        "status",
+        Column("run", no_wrap=True),
+        Column("settings", overflow="fold", ratio=1),
+        Column("episodes", no_wrap=True),
+        box=box.SIMPLE_HEAD,
+        leading=1,
     )
     for row in rows:
         agent = row["agent"] + (f" ({row['agent_model']})" if row.get("agent_model") else "")
+        user = row["user_strategy"]
+        if row.get("user_model") and user != "scripted":
+            user += f" ({row['user_model']})"
+        traits = row["traits"].replace(",", ", ")
+        name = f"\nname {row['name']}" if row.get("name") else ""
+        settings = (
+            f"{row['domain']}/{row['task_set']}\nagent {agent}\nuser {user}\ntraits {traits}{name}"
+        )
+        created = row["created_at"].replace("T", " ")[:16]
+        counts = (
+            f"{row.get('pass', 0)} pass\n{row.get('fail', 0)} fail\n"
+            f"{row.get('error', 0)} error\n{row['num_trials']} trials"
+        )
         table.add_row(
-            row["id"],
-            row["created_at"].replace("T", " ")[:16],
-            f"{row['domain']}/{row['task_set']}",
-            agent,
-            row["user_strategy"],
-            row["traits"],
-            str(row["num_trials"]),
-            f"{row.get('pass', 0)}/{row.get('fail', 0)}/{row.get('error', 0)}",
-            row["status"],
+            Text(f"{row['id']}\n{created}\n{row['status']}"), Text(settings), Text(counts)
+        )
+    return table
+
+
+def plugins_table(infos: list[Any]) -> Table:
+    """The table of ``tautrait plugins``: whole names, fitting 80 columns.
+
+    ``infos`` are the plugin manager's ``PluginInfo`` records (name, distribution,
+    version, registers).
+    """
+    from rich import box
+    from rich.table import Column, Table
+    from rich.text import Text
+
+    table = Table(
+        Column("plugin (distribution version)", no_wrap=True),
+        Column("registers", overflow="fold", ratio=1),
+        box=box.SIMPLE_HEAD,
+        leading=1,
+    )
+    for info in infos:
+        registers = "\n".join(
+            f"{kind}: {', '.join(names)}" for kind, names in info.registers.items()
+        )
+        table.add_row(
+            Text(f"{info.name}\n{info.distribution} {info.version}"), Text(registers or "-")
         )
     return table

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from tautrait_core.analysis.grouping import describe_differences
 from tautrait_core.compat.result_import import IMPORTED_STATUS
-from tautrait_core.render.console import format_cost
-from tautrait_core.render.transcript import reward_breakdown, transcript
+from tautrait_core.render.console import cost_line, format_cost
+from tautrait_core.render.transcript import reward_breakdown, transcript, visible
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tautrait_core.analysis.trait_audit import RunTraitAudit, TraitAudit
     from tautrait_core.analysis.trait_drop import TraitDropTable
     from tautrait_core.episode.result import EpisodeResult
+    from tautrait_core.run.sweeps import PointOutcome
     from tautrait_core.store.tables import DiagnosisRecord, RunRecord
 
 ENTRY_STYLES = {
@@ -30,6 +31,9 @@ ENTRY_STYLES = {
     "tool_result": ("  result", "yellow"),
 }
 SYSTEM_PREVIEW_CHARS = 160
+
+RUN_ID_WIDTH = len("20261122-153012-7f3a")
+"""Columns a run id takes (see ``tautrait_core.store.rows.new_run_id``): never cut."""
 
 
 def run_heading(record: RunRecord) -> str:
@@ -56,9 +60,9 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
     record, metrics = summary.record, summary.metrics
     options = stored_plugin_options(record.config)
     lines: list[RenderableType] = [
-        Text(run_heading(record)),
+        Text(visible(run_heading(record))),
         *(
-            [Text("Plugin options: " + "  ".join(f"{k}={v}" for k, v in options.items()))]
+            [Text(visible("Plugin options: " + "  ".join(f"{k}={v}" for k, v in options.items())))]
             if options
             else []
         ),
@@ -82,13 +86,8 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
                 f"{confidence:.0%} CI {interval.low:.3f}-{interval.high:.3f}{over}"
             )
         )
-    lines.append(
-        Text(
-            f"Cost: {format_cost(metrics.cost)} (agent {format_cost(metrics.agent_usage.cost)}, "
-            f"user {format_cost(metrics.user_usage.cost)}; "
-            f"{metrics.agent_usage.calls + metrics.user_usage.calls} model calls)"
-        )
-    )
+    imported = record.status == IMPORTED_STATUS
+    lines.append(Text(cost_line(metrics, imported)))
     if summary.diagnoses:
         counts = summary.diagnosis_counts()
         faults = ", ".join(f"{name} {n}" for name, n in counts["fault"].items())
@@ -99,7 +98,6 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
                 f"fault: {faults}; type: {types}"
             )
         )
-    imported = record.status == IMPORTED_STATUS
     expected = len(record.task_ids) * record.num_trials
     if summary.missing and imported:
         lines.append(
@@ -118,7 +116,7 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
         lines.append(
             Text(
                 f"  error: task {error['task_id']} trial {error['trial']}: "
-                f"{first_line[0] if first_line else error['termination']}",
+                f"{visible(first_line[0]) if first_line else error['termination']}",
                 style="yellow",
             )
         )
@@ -153,21 +151,21 @@ def episode_view(
     conversation.add_column(overflow="fold")
     for entry in transcript(result):
         label, style = ENTRY_STYLES[entry.kind]
-        text = entry.text
+        text, tool = visible(entry.text), visible(entry.tool or "")
         if entry.kind == "system" and not full_system and len(text) > SYSTEM_PREVIEW_CHARS:
             text = f"{text[:SYSTEM_PREVIEW_CHARS]}... ({len(text)} chars; --full-system shows all)"
         if entry.kind == "tool_call":
-            body = Text.assemble((f"{entry.tool}", "bold magenta"), f"({text})")
+            body = Text.assemble((tool, "bold magenta"), f"({text})")
         elif entry.kind == "tool_result":
-            body = Text.assemble((f"{entry.tool}: ", "bold yellow"), text)
+            body = Text.assemble((f"{tool}: ", "bold yellow"), text)
         else:
             body = Text(text)
         conversation.add_row(Text(label, style=style), body)
-    views: list[RenderableType] = [Rule(Text(title)), conversation, Rule("reward")]
-    views.extend(Text(line) for line in reward_breakdown(result).lines())
+    views: list[RenderableType] = [Rule(Text(visible(title))), conversation, Rule("reward")]
+    views.extend(Text(visible(line)) for line in reward_breakdown(result).lines())
     if diagnosis is not None:
         views.append(Rule("diagnosis"))
-        views.append(Text(diagnosis_line(diagnosis)))
+        views.append(Text(visible(diagnosis_line(diagnosis))))
     return views
 
 
@@ -237,6 +235,48 @@ def _rate(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
+def sweep_points_view(outcomes: list[PointOutcome], name: str) -> RenderableType:
+    """Every point of a sweep: its settings, reward and pass^k, run id and status.
+
+    Fits 80 columns: settings are one per line (long ones wrap at spaces) and run ids are
+    whole.
+    """
+    from rich import box
+    from rich.table import Column, Table
+    from rich.text import Text
+
+    shown = ("domain", "agent_model", "traits")
+    other = [key for key in outcomes[0].point.values if key not in shown] if outcomes else []
+    table = Table(
+        Column("point", no_wrap=True),
+        Column("settings", overflow="fold", ratio=1),
+        Column("results", no_wrap=True),
+        Column("run", no_wrap=True),
+        title=Text(f"sweep {name}"),
+        box=box.SIMPLE_HEAD,
+        leading=1,
+    )
+    for outcome in outcomes:
+        config, metrics = outcome.point.config, outcome.metrics
+        settings = [
+            config.domain,
+            f"agent model {config.agent_model or '-'}",
+            f"traits {config.traits.label().replace(',', ', ')}",
+            *(f"{key} {outcome.point.values[key]}" for key in other),
+        ]
+        average = metrics.average_reward if metrics else None
+        results = ["avg reward " + ("-" if average is None else f"{average:.3f}")]
+        results += [f"pass^{e.k} {_rate(e.value)}" for e in metrics.pass_hat_k] if metrics else []
+        run = f"{outcome.run.id}\n{outcome.run.status}" if outcome.run else "-\nnot started"
+        table.add_row(
+            str(outcome.point.index),
+            Text(visible("\n".join(settings))),
+            "\n".join(results),
+            Text(run),
+        )
+    return table
+
+
 def pass_change_by_run(table: TraitDropTable) -> dict[str, str]:
     """Each run's trait-drop cell as text (``base`` for the no-trait runs), by run id."""
     changes = {row.base_run_id: "base" for row in table.rows}
@@ -270,29 +310,39 @@ def trait_audit_view(
     audit: TraitAudit, table: TraitDropTable | None = None
 ) -> list[RenderableType]:
     """Requested against rated trait intensity per run, with leakage; beside each run's
-    change of pass^1 when a trait-drop table is given."""
-    from rich.table import Table
+    change of pass^1 when a trait-drop table is given. Fits 80 columns: a run's settings
+    are stacked under its whole id, its four traits are lines of one row."""
+    from rich.table import Column, Table
     from rich.text import Text
 
-    from tautrait_core.trait_mix import TRAITS
+    from tautrait_core.trait_mix import INTENSITY_WORDS
 
     changes = pass_change_by_run(table) if table is not None else None
-    grid = Table(title=Text(f"Trait fidelity: mean judge rating 0-2 per user turn ({audit.model})"))
-    for header in ("run", "traits", "backend"):
-        grid.add_column(header)
-    if changes is not None:
-        grid.add_column("pass^1 change", justify="right")
-    for header in (*TRAITS, "leakage", "turns"):
-        grid.add_column(header, justify="right")
+    grid = Table(
+        Column("run", min_width=RUN_ID_WIDTH, overflow="fold", ratio=1),
+        Column("trait", no_wrap=True),
+        Column("requested", no_wrap=True),
+        Column("mean rating", justify="right", no_wrap=True),
+        title=Text(f"Trait fidelity: mean judge rating 0-2 per user turn ({audit.model})"),
+        show_lines=True,
+    )
     for run in audit.runs:
-        values = [run.run_id, run.traits, run.trait_backend]
+        settings = [run.run_id, f"traits {run.traits}", f"backend {run.trait_backend}"]
         if changes is not None:
-            values.append(changes.get(run.run_id, "-"))
-        values += [fidelity_cell(run, trait) for trait in TRAITS]
-        values += [mean_rating_text(run.leakage), str(run.turns)]
-        grid.add_row(*(Text(value) for value in values))
+            settings.append(f"pass^1 change {changes.get(run.run_id, '-')}")
+        settings.append(f"leakage {mean_rating_text(run.leakage)}, {run.turns} turns")
+        requested = [
+            "-" if entry.requested is None else INTENSITY_WORDS[entry.requested]
+            for entry in run.fidelity
+        ]
+        grid.add_row(
+            Text("\n".join(settings)),
+            Text("\n".join(entry.trait for entry in run.fidelity)),
+            Text("\n".join(requested)),
+            Text("\n".join(mean_rating_text(entry.mean_rating) for entry in run.fidelity)),
+        )
     notes = [
-        "Requested intensity in brackets; leakage: mean rating of the traits not requested.",
+        "Leakage: mean rating of the traits not requested.",
         *correlation_lines(audit),
         f"Judge cost: {format_cost(audit.cost)}",
     ]
@@ -301,17 +351,18 @@ def trait_audit_view(
 
 def trait_drift_view(audit: TraitAudit) -> list[RenderableType]:
     """Mean rating of each requested trait by where the turn falls in its conversation."""
-    from rich.table import Table
+    from rich.table import Column, Table
     from rich.text import Text
 
     from tautrait_core.analysis.trait_audit import TURN_THIRDS
     from tautrait_core.trait_mix import INTENSITY_WORDS
 
-    grid = Table(title=Text("Drift: mean rating of requested traits by turn position"))
-    grid.add_column("run")
-    grid.add_column("trait")
-    for third in TURN_THIRDS:
-        grid.add_column(f"{third} third", justify="right")
+    grid = Table(
+        Column("run", no_wrap=True, min_width=RUN_ID_WIDTH),
+        Column("trait", overflow="fold"),
+        *(Column(third, justify="right", no_wrap=True) for third in TURN_THIRDS),
+        title=Text("Drift: mean rating of requested traits by third of the conversation"),
+    )
     for run in audit.runs:
         for entry in run.fidelity:
             if entry.requested is not None:

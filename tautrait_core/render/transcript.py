@@ -7,13 +7,27 @@ three tell the same story.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Literal
 
 from tautrait_core.episode.result import EpisodeResult, Termination
-from tautrait_core.render.console import format_cost
+from tautrait_core.render.console import format_costs
 
 EntryKind = Literal["system", "user", "agent", "tool_call", "tool_result"]
+
+_INVISIBLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters written as escapes (``\\x1b``, ``\\x00``, ``\\u202e``).
+
+    Model and tool output may hold terminal escape sequences, NUL bytes or bidirectional
+    overrides; printed raw they would restyle or hide parts of the terminal. Line breaks and
+    tabs are kept.
+    """
+    return _INVISIBLE.sub(lambda match: ascii(match.group())[1:-1], text)
+
 
 TERMINATION_TEXT = {
     Termination.USER_STOP: "the user ended the conversation",
@@ -113,9 +127,8 @@ class RewardBreakdown:
         if self.error:
             lines.append(f"Error: {self.error.strip()}")
         if with_cost:
-            lines.append(
-                f"Cost: agent {format_cost(self.agent_cost)}, user {format_cost(self.user_cost)}."
-            )
+            agent, user = format_costs(self.agent_cost, self.user_cost)
+            lines.append(f"Cost: agent {agent}, user {user}.")
         return lines
 
 

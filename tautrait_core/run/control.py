@@ -10,7 +10,7 @@ import threading
 from typing import TYPE_CHECKING, Protocol
 
 from tautrait_core.episode.result import EpisodeResult
-from tautrait_core.store.results import episode_cost
+from tautrait_core.store.rows import episode_cost
 
 if TYPE_CHECKING:
     from tautrait_core.store.tables import RunRecord
@@ -115,4 +115,7 @@ class SpendTracker:
     def stop_reason(self) -> str | None:
         if not self.exhausted():
             return None
-        return f"--max-cost reached: spent ${self.spent:.4f} of ${self.limit:.4f}"
+        from tautrait_core.render.console import format_costs
+
+        spent, limit = format_costs(self.spent, self.limit)
+        return f"--max-cost reached: spent {spent} of {limit}"

@@ -7,9 +7,6 @@ nothing it finished, and ``--resume`` skips what is stored. Episodes whose outco
 
 from __future__ import annotations
 
-import datetime as dt
-import json
-import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,11 +18,9 @@ from sqlmodel import Session, create_engine, select
 from tautrait_core.config import RunConfig
 from tautrait_core.episode.result import EpisodeResult, Outcome
 from tautrait_core.errors import RunNotFoundError
-from tautrait_core.llm.client import encodable_text
-from tautrait_core.llm.keys import redact
-from tautrait_core.llm.usage import Usage
 from tautrait_core.store.leases import STALE_STATUS, RunLease, is_live
 from tautrait_core.store.migrations import apply_migrations
+from tautrait_core.store.rows import episode_record, now, run_record
 from tautrait_core.store.tables import (
     DiagnosisRecord,
     EpisodeRecord,
@@ -35,23 +30,6 @@ from tautrait_core.store.tables import (
     SweepRecord,
     TraitRatingRecord,
 )
-
-
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-
-
-def new_run_id() -> str:
-    """A sortable, readable run id: ``20261122-153012-7f3a``."""
-    return dt.datetime.now().strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
-
-
-def episode_cost(result: EpisodeResult) -> float | None:
-    """Dollars spent on both sides (``None`` when a price is unknown)."""
-    total = Usage()
-    total.add(result.agent_usage)
-    total.add(result.user_usage)
-    return total.cost
 
 
 class ResultStore:
@@ -76,25 +54,33 @@ class ResultStore:
         self, config: RunConfig, task_set: str, task_ids: list[int], plugins: dict[str, str]
     ) -> RunRecord:
         """Record a new run and return it."""
-        config = RunConfig.model_validate_json(redact(config.model_dump_json()))
-        record = RunRecord(
-            id=new_run_id(),
-            created_at=_now(),
-            name=config.run_name,
-            domain=config.domain,
-            task_set=task_set,
-            agent=config.agent,
-            agent_model=config.agent_model,
-            user_strategy=config.user,
-            user_model=config.user_model,
-            traits=config.traits.label(),
-            num_trials=config.num_trials,
-            task_ids=task_ids,
-            config=json.loads(config.model_dump_json()),
-            plugins=plugins,
-        )
+        record = run_record(config, task_set, task_ids, plugins)
         with self.session() as session:
             session.add(record)
+            session.commit()
+        return record
+
+    def import_run(
+        self,
+        config: RunConfig,
+        task_set: str,
+        task_ids: list[int],
+        plugins: dict[str, str],
+        results: list[EpisodeResult],
+        status: str,
+    ) -> RunRecord:
+        """Store a finished run and all its episodes in one transaction (all or nothing).
+
+        Of results repeating a (task, trial) pair the last one is kept.
+        """
+        record = run_record(config, task_set, task_ids, plugins)
+        record.status, record.finished_at = status, now()
+        latest = {(result.task_id, result.trial): result for result in results}
+        with self.session() as session:
+            session.add(record)
+            session.flush()
+            for result in latest.values():
+                session.add(episode_record(record.id, result))
             session.commit()
         return record
 
@@ -162,7 +148,7 @@ class ResultStore:
             if record is None:
                 raise RunNotFoundError(f"no run {run_id!r}")
             record.status = status
-            record.finished_at = _now() if status != "running" else None
+            record.finished_at = now() if status != "running" else None
             session.add(record)
             session.commit()
 
@@ -174,26 +160,7 @@ class ResultStore:
 
         Known API key values are redacted from everything stored.
         """
-        result = EpisodeResult.model_validate_json(redact(_result_json(result)))
-        record = EpisodeRecord(
-            run_id=run_id,
-            task_id=result.task_id,
-            trial=result.trial,
-            outcome=result.outcome.value,
-            reward=result.reward,
-            termination=result.termination.value,
-            reward_info=result.reward_info.model_dump() if result.reward_info else None,
-            messages=[m.model_dump(exclude_none=True) for m in result.messages],
-            error=result.error,
-            agent_usage=result.agent_usage.model_dump(),
-            user_usage=result.user_usage.model_dump(),
-            calls=[call.model_dump() for call in result.calls],
-            cost=episode_cost(result),
-            steps=result.steps,
-            duration_s=result.duration_s,
-            finished_at=_now(),
-            env_date=result.env_date.isoformat() if result.env_date else None,
-        )
+        record = episode_record(run_id, result)
         with self.session() as session:
             existing = session.exec(
                 select(EpisodeRecord).where(
@@ -264,7 +231,7 @@ class ResultStore:
             if existing is not None:
                 session.delete(existing)
                 session.flush()
-            diagnosis.created_at = diagnosis.created_at or _now()
+            diagnosis.created_at = diagnosis.created_at or now()
             session.add(diagnosis)
             session.commit()
 
@@ -299,7 +266,7 @@ class ResultStore:
                 if existing is not None:
                     session.delete(existing)
                     session.flush()
-                rating.created_at = rating.created_at or _now()
+                rating.created_at = rating.created_at or now()
                 session.add(rating)
             session.commit()
 
@@ -335,7 +302,7 @@ class ResultStore:
     ) -> SweepRecord:
         """Record a new sweep and its points (not yet linked to runs), in one transaction."""
         record = SweepRecord(
-            name=name, created_at=_now(), fingerprint=fingerprint, spec=spec, source=source
+            name=name, created_at=now(), fingerprint=fingerprint, spec=spec, source=source
         )
         with self.session() as session:
             session.add(record)
@@ -366,25 +333,6 @@ class ResultStore:
             point.run_id = run_id
             session.add(point)
             session.commit()
-
-
-def _result_json(result: EpisodeResult) -> str:
-    """The result as JSON; text UTF-8 cannot encode (lone surrogates) becomes U+FFFD."""
-    try:
-        return result.model_dump_json()
-    except ValueError:  # pydantic's serialization error: "surrogates not allowed"
-        cleaned = _encodable_values(result.model_dump(mode="python"))
-        return EpisodeResult.model_validate(cleaned).model_dump_json()
-
-
-def _encodable_values(value: Any) -> Any:
-    if isinstance(value, str):
-        return encodable_text(value)
-    if isinstance(value, dict):
-        return {_encodable_values(key): _encodable_values(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_encodable_values(item) for item in value]
-    return value
 
 
 def _configure_connection(dbapi_connection: Any, _record: Any) -> None:

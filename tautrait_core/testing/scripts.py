@@ -20,6 +20,7 @@ from tautrait_core.domain.reward import gold_plan
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.episode.messages import STOP_TOKEN
 from tautrait_core.testing.server import Reply, reply_text, reply_tool_call
+from tautrait_core.trait_mix import TRAITS
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -97,7 +98,9 @@ class StrategyScript(GoldScript):
     * user requests (the prompt holds a task's instruction): the instruction, then the stop
       token, wrapped in ``Thought: ... Response: ...`` when the prompt asks for it (``react``);
     * review requests (``verify``, ``reflection``): the next of ``verdicts``, then
-      ``Verdict: accept``; reflection requests: a line of advice.
+      ``Verdict: accept``; reflection requests: a line of advice;
+    * diagnosis requests (``tautrait diagnose``): a fixed verdict (fault ``agent``);
+    * trait-rating requests (``tautrait traits audit``): every trait rated 0.
 
     Args:
         tasks: The task set being run.
@@ -107,6 +110,20 @@ class StrategyScript(GoldScript):
 
     ACCEPT = "Verdict: accept\nReason: the message fits the situation."
     ADVICE = "Advice: say only what the situation gives."
+    DIAGNOSIS = json.dumps(
+        {
+            "fault": "agent",
+            "fault_type": "other",
+            "explanation": "A fixed answer of the scripted server, which judges nothing.",
+        }
+    )
+
+    TRAIT_RATINGS = json.dumps(
+        {
+            trait: {"rating": 0, "reason": "A fixed answer of the scripted server."}
+            for trait in TRAITS
+        }
+    )
 
     def __init__(
         self,
@@ -118,6 +135,8 @@ class StrategyScript(GoldScript):
         self.verdicts = deque(verdicts)
 
     def __call__(self, request: dict[str, Any]) -> Reply:
+        from tautrait_core.analysis.diagnose import SYSTEM_PROMPT as DIAGNOSIS_PROMPT
+        from tautrait_core.analysis.trait_rating import SYSTEM_PROMPT as TRAIT_RATING_PROMPT
         from tautrait_core.builtin.users import strategies as user_strategies
 
         messages = request.get("messages", [])
@@ -126,6 +145,10 @@ class StrategyScript(GoldScript):
             return reply_text(self.verdicts.popleft() if self.verdicts else self.ACCEPT)
         if system == user_strategies.REFLECTION_PROMPT:
             return reply_text(self.ADVICE)
+        if system == DIAGNOSIS_PROMPT:
+            return reply_text(self.DIAGNOSIS)
+        if system == TRAIT_RATING_PROMPT:
+            return reply_text(self.TRAIT_RATINGS)
         if request.get("tools"):
             return self.agent_turn(messages)
         if self._is_user_prompt(system):

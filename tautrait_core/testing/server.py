@@ -85,6 +85,7 @@ class ScriptedModelServer:
             string (a plain text reply) or a :class:`Failure` to serve. Called from server
             threads, so keep it thread-safe.
         latency_s: Seconds every answer waits before it is sent.
+        port: The port to listen on (0: any free port).
 
     Attributes:
         requests: Every chat-completions request body received, in order.
@@ -92,9 +93,12 @@ class ScriptedModelServer:
             once (how far clients overlapped their calls).
     """
 
-    def __init__(self, responder: Responder | None = None, latency_s: float = 0.0) -> None:
+    def __init__(
+        self, responder: Responder | None = None, latency_s: float = 0.0, port: int = 0
+    ) -> None:
         self.responder: Responder = responder or (lambda request: reply_text("OK"))
         self.latency_s = latency_s
+        self.port = port
         self.requests: list[dict[str, Any]] = []
         self.max_concurrent = 0
         self._concurrent = 0
@@ -217,7 +221,7 @@ class ScriptedModelServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (e.g. its timeout fired)
 
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         httpd.daemon_threads = True
         httpd.request_queue_size = 1024
         self._httpd = httpd

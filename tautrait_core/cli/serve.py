@@ -1,0 +1,81 @@
+"""``tautrait serve-scripted``: the scripted model server, for trying model-backed runs offline."""
+
+from __future__ import annotations
+
+import threading
+
+import click
+
+from tautrait_core.cli.root import cli, library_call
+from tautrait_core.render.console import console
+
+
+@cli.command("serve-scripted")
+@click.option(
+    "--domain",
+    default=None,
+    help="Play whole episodes of this domain's tasks [default: answer every request with --reply].",
+)
+@click.option("--task-set", default=None, help="Task set to play (default: the domain's).")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: any."
+)
+@click.option(
+    "--reply", default="OK", show_default=True, help="The answer when no --domain is given."
+)
+def serve_scripted(domain: str | None, task_set: str | None, port: int, reply: str) -> None:
+    """Serve scripted model answers on 127.0.0.1 (OpenAI-compatible), until Ctrl-C.
+
+    No API key, no network, no cost: the way to try model-backed runs, `tautrait diagnose`
+    or a new plugin end to end on this machine. With --domain the server plays both sides
+    of that domain's tasks: as the agent it calls each task's gold actions, then states the
+    required outputs; as the user it sends the task instruction, then ends the
+    conversation; as a diagnosis judge it gives a fixed verdict. Episodes therefore pass.
+    Point tautrait at it with any model name under openai/ and the printed --*-api-base:
+
+    \b
+      tautrait serve-scripted --domain telehealth          # in one terminal
+      tautrait run --domain telehealth --num-trials 2 \\
+        --agent tool-calling --agent-model openai/scripted \\
+        --agent-api-base http://127.0.0.1:8000/v1 \\
+        --user llm --user-model openai/scripted \\
+        --user-api-base http://127.0.0.1:8000/v1          # in another
+      tautrait diagnose latest --model openai/scripted --api-base http://127.0.0.1:8000/v1
+
+    It listens on 127.0.0.1 only, never on other interfaces.
+    """
+    from tautrait_core.testing.server import ScriptedModelServer, reply_text
+
+    responder = library_call(_episode_script, domain, task_set) if domain else None
+    server = ScriptedModelServer(responder or (lambda request: reply_text(reply)), port=port)
+    try:
+        server.start()
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); choose another --port"
+        ) from exc
+    plays = f"playing {domain} tasks" if domain else f"answering {reply!r} to every request"
+    out = console()
+    out.print(f"Scripted model server on {server.base_url} ({plays}). Stop with Ctrl-C.")
+    out.print(
+        f"Use it with any model name under openai/, e.g. --agent-model openai/scripted "
+        f"--agent-api-base {server.base_url}",
+        markup=False,
+    )
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        out.print(f"Stopped after {len(server.requests)} requests.")
+    finally:
+        server.stop()
+
+
+def _episode_script(domain_name: str, task_set: str | None) -> object:
+    """The responder that plays every built-in strategy on the tasks of a domain's task set."""
+    from tautrait_core.domain.task_sets import resolve_task_set
+    from tautrait_core.plugins import lookup
+    from tautrait_core.testing.scripts import StrategyScript
+
+    domain = lookup("domain", domain_name)
+    tasks = resolve_task_set(domain, task_set).tasks
+    return StrategyScript(tasks, domain.terminating_tools)
