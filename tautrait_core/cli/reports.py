@@ -185,7 +185,9 @@ def compare(
     bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
     if len(summaries) < 2:
-        raise click.UsageError("compare needs a no-trait base run and runs with traits, or a sweep")
+        raise click.UsageError(
+            "compare needs a base run and at least one run with traits, or a sweep"
+        )
     table = library_call(_trait_drop, summaries, allow_mismatch, bootstrap)
     audits = _trait_audits(results_db, summaries)
     if as_json:
