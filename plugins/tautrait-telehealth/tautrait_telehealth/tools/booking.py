@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from tautrait_core import EpisodeDB, tool
 from tautrait_telehealth.schema import Appointment, Patient, Provider
-from tautrait_telehealth.tools.display import title_case
+from tautrait_telehealth.tools.display import full_name, title_case
 
 ACTIVE_STATUSES = ("scheduled", "pending_approval")
 """Statuses that hold a provider's time slot."""
@@ -92,7 +92,7 @@ def schedule_appointment(
         "Appointment successfully scheduled!",
         "",
         f"Appointment ID: {appointment_id}",
-        f"Patient: {patient.name['first_name']} {patient.name['last_name']}",
+        f"Patient: {full_name(patient.name)}",
         f"Provider: Dr. {provider.name['last_name']} - {provider.specialty}",
         f"Date: {date}",
         f"Time: {time}",
@@ -148,7 +148,7 @@ def cancel_appointment(db: EpisodeDB, appointment_id: str) -> str:
     if isinstance(appointment, str):
         return appointment
     patient = db.get(Patient, appointment.patient_id)
-    patient_name = f"{patient.name['first_name']} {patient.name['last_name']}"
+    patient_name = full_name(patient.name)
     provider_last_name = db.get(Provider, appointment.provider_id).name["last_name"]
     today = db.today.isoformat()
     appointment.set_field("status", "cancelled")
@@ -195,7 +195,7 @@ def reschedule_appointment(db: EpisodeDB, appointment_id: str, new_date: str, ne
     if problem:
         return problem
     patient = db.get(Patient, appointment.patient_id)
-    patient_name = f"{patient.name['first_name']} {patient.name['last_name']}"
+    patient_name = full_name(patient.name)
     meeting_link = appointment.field("meeting_link")
     old_date, old_time = appointment.date, appointment.time
     appointment.set_field("date", new_date)
