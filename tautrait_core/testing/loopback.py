@@ -1,5 +1,6 @@
 """The HTTP plumbing of the fake services tests run on loopback: a quiet JSON request
-handler and a server that serves it from a background thread.
+handler and a server that serves it from a background thread, with failures injected ahead
+of its normal answers.
 
 :class:`~tautrait_core.testing.server.ScriptedModelServer` is built on these, and so can be a
 plugin's fake of the service it calls (the steer plugin's fake hosted service is).
@@ -8,8 +9,11 @@ plugin's fake of the service it calls (the steer plugin's fake hosted service is
 from __future__ import annotations
 
 import threading
+from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
+
+FailureT = TypeVar("FailureT")
 
 
 class JSONRequestHandler(BaseHTTPRequestHandler):
@@ -39,9 +43,10 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
             pass
 
 
-class LoopbackService:
+class LoopbackService(Generic[FailureT]):
     """An HTTP server on ``127.0.0.1`` answering from a background thread, started by
-    :meth:`start` or ``with``; a subclass says how it answers in :meth:`handler`.
+    :meth:`start` or ``with``; a subclass says how it answers in :meth:`handler`, and serves
+    the failures :meth:`inject` queued (of its own failure type) before normal answers.
 
     Args:
         port: The port to listen on (0: any free port).
@@ -53,6 +58,17 @@ class LoopbackService:
     def __init__(self, port: int = 0) -> None:
         self.port = port
         self._httpd: ThreadingHTTPServer | None = None
+        self._lock = threading.Lock()
+        self._failures: deque[FailureT] = deque()
+
+    def inject(self, *failures: FailureT) -> None:
+        """Serve these failures, in order, to the next requests."""
+        with self._lock:
+            self._failures.extend(failures)
+
+    def _next_failure(self) -> FailureT | None:
+        """The injected failure the next request gets, if any (call with ``_lock`` held)."""
+        return self._failures.popleft() if self._failures else None
 
     def handler(self) -> type[BaseHTTPRequestHandler]:
         """The request handler class (it may refer to this service)."""

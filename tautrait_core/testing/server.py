@@ -15,9 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import socket
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
@@ -79,7 +77,7 @@ def reply_tool_call(
 Responder = Callable[[dict[str, Any]], "Reply | Failure | str"]
 
 
-class ScriptedModelServer(LoopbackService):
+class ScriptedModelServer(LoopbackService[Failure]):
     """An OpenAI-compatible server on ``127.0.0.1`` running in a background thread.
 
     Args:
@@ -106,19 +104,12 @@ class ScriptedModelServer(LoopbackService):
         self.requests: list[dict[str, Any]] = []
         self.max_concurrent = 0
         self._concurrent = 0
-        self._failures: deque[Failure] = deque()
-        self._lock = threading.Lock()
         self._ids = itertools.count(1)
 
     @property
     def base_url(self) -> str:
         """The ``api_base`` to give litellm (``http://127.0.0.1:PORT/v1``)."""
         return f"{self.root_url()}/v1"
-
-    def inject(self, *failures: Failure) -> None:
-        """Serve these failures, in order, to the next requests."""
-        with self._lock:
-            self._failures.extend(failures)
 
     def handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -150,7 +141,7 @@ class ScriptedModelServer(LoopbackService):
                     return
                 with server._lock:
                     server.requests.append(request)
-                    failure = server._failures.popleft() if server._failures else None
+                    failure = server._next_failure()
                     server._concurrent += 1
                     server.max_concurrent = max(server.max_concurrent, server._concurrent)
                 try:

@@ -11,9 +11,7 @@ by a *responder* (a function of the request body) and by failures injected ahead
 from __future__ import annotations
 
 import json
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
@@ -52,7 +50,7 @@ class ReceivedRequest:
 ServiceResponder = Callable[[dict[str, Any]], "str | ServiceFailure"]
 
 
-class FakeSteerService(LoopbackService):
+class FakeSteerService(LoopbackService[ServiceFailure]):
     """A steer service on ``127.0.0.1`` in a background thread.
 
     Args:
@@ -70,18 +68,11 @@ class FakeSteerService(LoopbackService):
         self.responder: ServiceResponder = responder or (lambda body: "Please just fix it.")
         self.api_key = api_key
         self.requests: list[ReceivedRequest] = []
-        self._failures: deque[ServiceFailure] = deque()
-        self._lock = threading.Lock()
 
     @property
     def url(self) -> str:
         """The endpoint to post to."""
         return f"{self.root_url()}/generate"
-
-    def inject(self, *failures: ServiceFailure) -> None:
-        """Serve these failures, in order, to the next requests."""
-        with self._lock:
-            self._failures.extend(failures)
 
     def handler(self) -> type[BaseHTTPRequestHandler]:
         service = self
@@ -95,7 +86,7 @@ class FakeSteerService(LoopbackService):
                     body = raw.decode(errors="replace")
                 with service._lock:
                     service.requests.append(ReceivedRequest(self.path, dict(self.headers), body))
-                    failure = service._failures.popleft() if service._failures else None
+                    failure = service._next_failure()
                 if service.api_key is not None and self.headers.get(API_KEY_HEADER) != (
                     service.api_key
                 ):
