@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         read_collections,
         upstream_collection,
         write_collections,
+        write_data_command,
     )
     from tautrait_core.compat.hashing import UpstreamBaseline, upstream_changes, upstream_hash
     from tautrait_core.compat.records import (
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
     from tautrait_core.domain.checks import TaskCheck, check_task, check_task_set
     from tautrait_core.domain.common_tools import calculate, think, transfer_to_human_agents
     from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
+    from tautrait_core.domain.hook import domain_hook
+    from tautrait_core.domain.layout import DomainLayout
     from tautrait_core.domain.reward import (
         RewardInfo,
         compute_reward,
@@ -77,6 +80,8 @@ _EXPORTS = {
     "Domain": "tautrait_core.domain.domain",
     "TaskSet": "tautrait_core.domain.domain",
     "UpstreamFormat": "tautrait_core.domain.domain",
+    "DomainLayout": "tautrait_core.domain.layout",
+    "domain_hook": "tautrait_core.domain.hook",
     "Task": "tautrait_core.domain.task",
     "Action": "tautrait_core.domain.task",
     "RESPOND_ACTION": "tautrait_core.domain.task",
@@ -110,6 +115,7 @@ _EXPORTS = {
     "read_collections": "tautrait_core.compat.data_files",
     "upstream_collection": "tautrait_core.compat.data_files",
     "write_collections": "tautrait_core.compat.data_files",
+    "write_data_command": "tautrait_core.compat.data_files",
     "check_record_keys": "tautrait_core.compat.records",
     "check_record_id": "tautrait_core.compat.records",
     # agents, user simulators and trait backends
@@ -179,6 +185,7 @@ __all__ = [
     "ConfigError",
     "ContextWindowError",
     "Domain",
+    "DomainLayout",
     "EpisodeContext",
     "EpisodeDB",
     "EpisodeResult",
@@ -225,6 +232,7 @@ __all__ = [
     "complete",
     "compute_reward",
     "console",
+    "domain_hook",
     "echo_json",
     "execute",
     "get_plugin_manager",
@@ -255,6 +263,7 @@ __all__ = [
     "upstream_collection",
     "upstream_hash",
     "write_collections",
+    "write_data_command",
 ]
 
 

@@ -97,6 +97,21 @@ results_db_option = click.option(
 json_option = click.option("--json", "as_json", is_flag=True, help="Output JSON.")
 
 
+def concurrency_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--concurrency N`` (at least 1, 4 by default): how many model calls run at once;
+    ``help`` says what one of them is."""
+    return click.option(
+        "--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help=help
+    )
+
+
+def max_cost_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--max-cost DOLLARS`` (positive, no limit by default); ``help`` says what stops."""
+    return click.option(
+        "--max-cost", type=click.FloatRange(min=0, min_open=True), default=None, help=help
+    )
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="tautrait-core", prog_name="tautrait")
 def cli() -> None:

@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
+from tautrait_core.cli.root import (
+    cli,
+    concurrency_option,
+    json_option,
+    library_call,
+    max_cost_option,
+    open_store,
+    results_db_option,
+)
 from tautrait_core.render.console import console, echo_json, format_cost
 
 if TYPE_CHECKING:
@@ -27,19 +35,8 @@ def traits() -> None:
     help="litellm model that rates the user turns not rated yet [default: only report].",
 )
 @click.option("--judge-api-base", default=None, help="OpenAI-compatible server for the judge.")
-@click.option(
-    "--concurrency",
-    type=click.IntRange(min=1),
-    default=4,
-    show_default=True,
-    help="User turns rated at once.",
-)
-@click.option(
-    "--max-cost",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Stop starting judge calls once this command has spent this many dollars.",
-)
+@concurrency_option("User turns rated at once.")
+@max_cost_option("Stop starting judge calls once this command has spent this many dollars.")
 @results_db_option
 @json_option
 def audit(

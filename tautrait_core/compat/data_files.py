@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -75,3 +76,13 @@ def write_collections(folder: Path, data: Mapping[str, Any]) -> list[Path]:
         path.write_text(text, encoding="utf-8")
         paths.append(path)
     return paths
+
+
+def write_data_command(
+    write: Callable[[Path], list[Path]], package: Path, argv: list[str] | None = None
+) -> list[Path]:
+    """The command line of a domain's data generator, ``python -m PACKAGE.datagen [FOLDER]``:
+    ``write`` the data into FOLDER (``argv``, by default ``sys.argv``), else into the
+    package's ``data/``; return the paths written."""
+    args = sys.argv[1:] if argv is None else argv
+    return write(Path(args[0]) if args else package / "data")

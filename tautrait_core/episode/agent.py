@@ -11,35 +11,24 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
-from tautrait_core.config import RunConfig
 from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.messages import Message
+from tautrait_core.episode.strategy import Strategy
 from tautrait_core.llm.usage import Usage
 
 
-class Agent(ABC):
-    """Base class of agent strategies.
+class Agent(Strategy, ABC):
+    """Base class of agent strategies (``--agent NAME``).
 
     Attributes:
-        name: The strategy's name on the command line (``--agent NAME``).
-        description: One line for ``tautrait plugins``.
         needs_model: Whether ``--agent-model`` is required.
     """
 
-    name: ClassVar[str]
-    description: ClassVar[str] = ""
     needs_model: ClassVar[bool] = True
 
     def __init__(self, context: EpisodeContext) -> None:
-        self.context = context
+        super().__init__(context)
         self.usage = Usage()
-
-    @classmethod
-    def check_config(cls, config: RunConfig) -> None:
-        """Raise :class:`~tautrait_core.errors.ConfigError` if the run cannot work with this
-        strategy (called before anything runs, e.g. a missing file). The default accepts
-        everything."""
-        return None
 
     @abstractmethod
     async def next_message(self, conversation: list[Message]) -> Message:

@@ -14,6 +14,20 @@ from tautrait_core.paths import response_cache_path
 
 
 @dataclass(frozen=True)
+class _ModelSide:
+    """Where one side's model settings live in :class:`RunConfig`: ``{role}_model``,
+    ``{role}_provider``, ``{role}_api_base`` and the named temperature field."""
+
+    role: str
+    label: str
+    temperature_field: str
+
+
+_AGENT_SIDE = _ModelSide(role="agent", label="agent", temperature_field="temperature")
+_USER_SIDE = _ModelSide(role="user", label="user simulator", temperature_field="user_temperature")
+
+
+@dataclass(frozen=True)
 class EpisodeContext:
     """One episode's fixed inputs.
 
@@ -35,48 +49,28 @@ class EpisodeContext:
 
     def agent_model(self) -> ModelSpec:
         """The agent's model, from ``--agent-model`` and friends."""
-        config = self.config
-        if not config.agent_model:
-            raise ConfigError(f"agent {config.agent!r} needs a model: pass --agent-model")
-        return self._model_spec(
-            "agent",
-            config.agent_model,
-            config.agent_provider,
-            config.agent_api_base,
-            config.temperature,
-        )
+        return self._model_spec(_AGENT_SIDE)
 
     def user_model(self) -> ModelSpec:
         """The simulated user's model, from ``--user-model`` and friends."""
-        config = self.config
-        if not config.user_model:
-            raise ConfigError(f"user simulator {config.user!r} needs a model: pass --user-model")
-        return self._model_spec(
-            "user",
-            config.user_model,
-            config.user_provider,
-            config.user_api_base,
-            config.user_temperature,
-        )
+        return self._model_spec(_USER_SIDE)
 
-    def _model_spec(
-        self,
-        role: str,
-        model: str,
-        provider: str | None,
-        api_base: str | None,
-        temperature: float | None,
-    ) -> ModelSpec:
+    def _model_spec(self, side: _ModelSide) -> ModelSpec:
         """A model of one side, with the run's retry, timeout and cache settings."""
+        config = self.config
+        model = getattr(config, f"{side.role}_model")
+        if not model:
+            strategy = getattr(config, side.role)
+            raise ConfigError(f"{side.label} {strategy!r} needs a model: pass --{side.role}-model")
         return ModelSpec(
             model=model,
-            provider=provider,
-            api_base=api_base,
-            temperature=temperature,
-            max_retries=self.config.max_retries,
-            retry_base_s=self.config.retry_base_s,
-            timeout_s=self.config.timeout_s,
-            role=role,
+            provider=getattr(config, f"{side.role}_provider"),
+            api_base=getattr(config, f"{side.role}_api_base"),
+            temperature=getattr(config, side.temperature_field),
+            max_retries=config.max_retries,
+            retry_base_s=config.retry_base_s,
+            timeout_s=config.timeout_s,
+            role=side.role,
             cache_path=self.cache_path(),
             cache_scope=self.cache_scope(),
         )

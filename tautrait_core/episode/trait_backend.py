@@ -12,8 +12,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from tautrait_core.config import RunConfig
-from tautrait_core.episode.context import EpisodeContext
+from tautrait_core.episode.strategy import Strategy
 from tautrait_core.llm.usage import Usage
 from tautrait_core.trait_mix import TraitMix
 
@@ -26,27 +25,11 @@ class Generation:
     usage: Usage = field(default_factory=Usage)
 
 
-class TraitBackend(ABC):
-    """Base class of trait backends.
+class TraitBackend(Strategy, ABC):
+    """Base class of trait backends (``--trait-backend NAME``)."""
 
-    Attributes:
-        name: The backend's name on the command line (``--trait-backend NAME``).
-        description: One line for ``tautrait plugins``.
-    """
-
-    name: ClassVar[str]
-    description: ClassVar[str] = ""
     uses_user_model: ClassVar[bool] = True
     """Whether generation calls ``--user-model`` (its key is then checked before a run)."""
-
-    def __init__(self, context: EpisodeContext) -> None:
-        self.context = context
-
-    @classmethod
-    def check_config(cls, config: RunConfig) -> None:
-        """Raise :class:`ConfigError` if the run cannot work with this backend (called
-        before anything runs). The default accepts everything."""
-        return None
 
     @property
     def traits(self) -> TraitMix:

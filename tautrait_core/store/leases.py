@@ -108,16 +108,7 @@ class RunLease:
 
     def _renew(self) -> None:
         while not self._stop.wait(RENEW_S):
-            with contextlib.suppress(sqlite3.Error):
-                connection = self._connect()
-                try:
-                    connection.execute(
-                        "UPDATE run_leases SET expires_at = ? WHERE run_id = ? AND pid = ? "
-                        "AND host = ? AND acquired_at = ?",
-                        (time.time() + LEASE_S, self.run_id, self.pid, self.host, self.acquired_at),
-                    )
-                finally:
-                    connection.close()
+            self._on_own_row("UPDATE run_leases SET expires_at = ?", time.time() + LEASE_S)
 
     def release(self) -> None:
         """Give the lease up (quietly: the database itself may be what failed)."""
@@ -125,13 +116,17 @@ class RunLease:
         if self._renewer is not None:
             self._renewer.join()
         _held.discard((self.database, self.run_id))
+        self._on_own_row("DELETE FROM run_leases")
+
+    def _on_own_row(self, statement: str, *values: object) -> None:
+        """Run ``statement`` on this lease's own row only (never on a lease another process
+        took over), quietly: a failed renewal or release leaves the lease to expire."""
         with contextlib.suppress(sqlite3.Error):
             connection = self._connect()
             try:
                 connection.execute(
-                    "DELETE FROM run_leases WHERE run_id = ? AND pid = ? AND host = ? "
-                    "AND acquired_at = ?",
-                    (self.run_id, self.pid, self.host, self.acquired_at),
+                    f"{statement} WHERE run_id = ? AND pid = ? AND host = ? AND acquired_at = ?",
+                    (*values, self.run_id, self.pid, self.host, self.acquired_at),
                 )
             finally:
                 connection.close()

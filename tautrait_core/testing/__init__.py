@@ -1,4 +1,5 @@
-"""Helpers for testing tautrait plugins: the scripted model server, CLI entry points, the
+"""Helpers for testing tautrait plugins: the scripted model server (and the loopback service
+it is built on, for fakes of other services), CLI entry points, the
 plugin manager reset, the contract suite every domain plugin runs on itself
 (:class:`DomainPluginContract`), the fixtures its tool tests share, and where the
 reference material is.
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from tautrait_core.plugins import reset_plugin_manager
     from tautrait_core.testing.domain_contract import DomainPluginContract, UpstreamDomainContract
     from tautrait_core.testing.episode_fixtures import EpisodeFixtures, episode_fixtures
+    from tautrait_core.testing.loopback import JSONRequestHandler, LoopbackService
     from tautrait_core.testing.plugin_checks import (
         heavy_modules_imported_by,
         oracle_average_reward,
@@ -44,6 +46,8 @@ _EXPORTS = {
     "ScriptedModelServer": "tautrait_core.testing.server",
     "reply_text": "tautrait_core.testing.server",
     "reply_tool_call": "tautrait_core.testing.server",
+    "JSONRequestHandler": "tautrait_core.testing.loopback",
+    "LoopbackService": "tautrait_core.testing.loopback",
     "heavy_modules_imported_by": "tautrait_core.testing.plugin_checks",
     "oracle_average_reward": "tautrait_core.testing.plugin_checks",
     "package_files": "tautrait_core.testing.plugin_checks",
@@ -62,6 +66,8 @@ __all__ = [
     "DomainPluginContract",
     "EpisodeFixtures",
     "Failure",
+    "JSONRequestHandler",
+    "LoopbackService",
     "Reply",
     "ScriptedModelServer",
     "UpstreamDomainContract",

@@ -15,13 +15,13 @@ from __future__ import annotations
 import itertools
 import json
 import socket
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tautrait_core.testing.loopback import JSONRequestHandler, LoopbackService
 
 
 @dataclass
@@ -77,7 +77,7 @@ def reply_tool_call(
 Responder = Callable[[dict[str, Any]], "Reply | Failure | str"]
 
 
-class ScriptedModelServer:
+class ScriptedModelServer(LoopbackService[Failure]):
     """An OpenAI-compatible server on ``127.0.0.1`` running in a background thread.
 
     Args:
@@ -93,47 +93,33 @@ class ScriptedModelServer:
             once (how far clients overlapped their calls).
     """
 
+    thread_name = "scripted-model-server"
+
     def __init__(
         self, responder: Responder | None = None, latency_s: float = 0.0, port: int = 0
     ) -> None:
+        super().__init__(port)
         self.responder: Responder = responder or (lambda request: reply_text("OK"))
         self.latency_s = latency_s
-        self.port = port
         self.requests: list[dict[str, Any]] = []
         self.max_concurrent = 0
         self._concurrent = 0
-        self._failures: deque[Failure] = deque()
-        self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._httpd: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     @property
     def base_url(self) -> str:
         """The ``api_base`` to give litellm (``http://127.0.0.1:PORT/v1``)."""
-        if self._httpd is None:
-            raise RuntimeError("server not started")
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+        return f"{self.root_url()}/v1"
 
-    def inject(self, *failures: Failure) -> None:
-        """Serve these failures, in order, to the next requests."""
-        with self._lock:
-            self._failures.extend(failures)
-
-    def start(self) -> ScriptedModelServer:
+    def handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
+        class Handler(JSONRequestHandler):
             def setup(self) -> None:
                 super().setup()
                 # headers and body go out in separate writes: without this, Nagle's
                 # algorithm and delayed ACKs add ~40 ms to every answer
                 self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                return
 
             def do_GET(self) -> None:
                 if self.path.rstrip("/").endswith("/models"):
@@ -144,8 +130,7 @@ class ScriptedModelServer:
                     self._send(404, {"error": {"message": "not found"}})
 
             def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length)
+                raw = self.read_body()
                 try:
                     request = json.loads(raw or b"{}")
                 except json.JSONDecodeError:
@@ -156,7 +141,7 @@ class ScriptedModelServer:
                     return
                 with server._lock:
                     server.requests.append(request)
-                    failure = server._failures.popleft() if server._failures else None
+                    failure = server._next_failure()
                     server._concurrent += 1
                     server.max_concurrent = max(server.max_concurrent, server._concurrent)
                 try:
@@ -187,12 +172,7 @@ class ScriptedModelServer:
                     time.sleep(failure.delay_s)
                 if failure.truncated:
                     body = json.dumps(server._completion({}, reply_text("cut"))).encode()
-                    body = body[: len(body) // 2]
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
+                    self.send_body(200, body[: len(body) // 2])
                     return
                 headers = {}
                 if failure.retry_after is not None:
@@ -209,40 +189,9 @@ class ScriptedModelServer:
             def _send(
                 self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
             ) -> None:
-                data = json.dumps(body).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    for name, value in (headers or {}).items():
-                        self.send_header(name, value)
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (e.g. its timeout fired)
+                self.send_body(status, json.dumps(body).encode(), headers)
 
-        httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        httpd.daemon_threads = True
-        httpd.request_queue_size = 1024
-        self._httpd = httpd
-        self._thread = threading.Thread(
-            target=httpd.serve_forever, name="scripted-model-server", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Shut the server down."""
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> ScriptedModelServer:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
+        return Handler
 
     def _completion(self, request: dict[str, Any], reply: Reply) -> dict[str, Any]:
         number = next(self._ids)

@@ -6,18 +6,6 @@ tools, data) is built only when the hook runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from tautrait_core import domain_hook
 
-from tautrait_core import hookimpl
-
-if TYPE_CHECKING:
-    from tautrait_core import Domain
-
-
-@hookimpl
-def register_domains(register: Callable[[Domain], None]) -> None:
-    """Register the ``airline`` domain."""
-    from tautrait_airline.domain import build_domain
-
-    register(build_domain())
+register_domains = domain_hook("tautrait_airline.domain:build_domain")

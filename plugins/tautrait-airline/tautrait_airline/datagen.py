@@ -15,11 +15,10 @@ from __future__ import annotations
 import datetime as dt
 import random
 import string
-import sys
 from pathlib import Path
 from typing import Any
 
-from tautrait_core import write_collections
+from tautrait_core import write_collections, write_data_command
 
 SEED = 20261122
 USER_COUNT = 72
@@ -347,8 +346,7 @@ def write(folder: Path, seed: int = SEED) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> None:
     """Command line: ``python -m tautrait_airline.datagen [FOLDER]``."""
-    args = sys.argv[1:] if argv is None else argv
-    write(Path(args[0]) if args else Path(__file__).parent / "data")
+    write_data_command(write, Path(__file__).parent, argv)
 
 
 if __name__ == "__main__":

@@ -4,48 +4,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlmodel import SQLModel
-
-from tautrait_core import Domain, Task, TaskSet
+from tautrait_core import Domain, DomainLayout
 from tautrait_retail.schema import TABLES, User
 from tautrait_retail.tools import ALL_TOOLS, WRITE_TOOLS
 from tautrait_retail.upstream import RetailUpstream
 
-PACKAGE = Path(__file__).parent
-DATA_DIR = PACKAGE / "data"
-TASKS_DIR = PACKAGE / "tasks"
-
-
-def seed_rows() -> list[SQLModel]:
-    """The rows of the built-in database (``data/*.json``, in the upstream shape)."""
-    codec = RetailUpstream()
-    return codec.to_rows(codec.read_data(DATA_DIR))
-
-
-def load_tasks(split: str = "test") -> list[Task]:
-    """The built-in tasks of ``tasks/<split>.json``."""
-    return Task.list_from_file(TASKS_DIR / f"{split}.json")
+LAYOUT = DomainLayout(Path(__file__).parent, RetailUpstream())
+DATA_DIR = LAYOUT.data_dir
+load_tasks = LAYOUT.load_tasks
 
 
 def build_domain() -> Domain:
     """The retail domain, as registered by the plugin hook."""
-    return Domain(
-        name="retail",
+    return LAYOUT.domain(
+        "retail",
         description="online store support: orders, returns, exchanges, account changes",
-        policy=(PACKAGE / "policy.md").read_text(encoding="utf-8"),
         tables=TABLES,
-        seed_data=seed_rows,
         tools=ALL_TOOLS,
-        task_sets={
-            "test": TaskSet(
-                name="test",
-                load_tasks=load_tasks,
-                description="retail tasks written for tautrait",
-            )
-        },
-        default_task_set="test",
-        terminating_tools=["transfer_to_human_agents"],
-        upstream=RetailUpstream(),
-        user_table=User,
         write_tools=WRITE_TOOLS,
+        user_table=User,
+        terminating_tools=["transfer_to_human_agents"],
     )

@@ -11,14 +11,13 @@ by a *responder* (a function of the request body) and by failures injected ahead
 from __future__ import annotations
 
 import json
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from tautrait_core.testing import JSONRequestHandler, LoopbackService
 from tautrait_steer_user.protocol import API_KEY_HEADER
 
 
@@ -51,7 +50,7 @@ class ReceivedRequest:
 ServiceResponder = Callable[[dict[str, Any]], "str | ServiceFailure"]
 
 
-class FakeSteerService:
+class FakeSteerService(LoopbackService[ServiceFailure]):
     """A steer service on ``127.0.0.1`` in a background thread.
 
     Args:
@@ -60,46 +59,34 @@ class FakeSteerService:
         api_key: When set, requests without this ``API-Key`` header are answered 401.
     """
 
+    thread_name = "fake-steer"
+
     def __init__(
         self, responder: ServiceResponder | None = None, api_key: str | None = None
     ) -> None:
+        super().__init__()
         self.responder: ServiceResponder = responder or (lambda body: "Please just fix it.")
         self.api_key = api_key
         self.requests: list[ReceivedRequest] = []
-        self._failures: deque[ServiceFailure] = deque()
-        self._lock = threading.Lock()
-        self._httpd: ThreadingHTTPServer | None = None
 
     @property
     def url(self) -> str:
         """The endpoint to post to."""
-        if self._httpd is None:
-            raise RuntimeError("service not started")
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/generate"
+        return f"{self.root_url()}/generate"
 
-    def inject(self, *failures: ServiceFailure) -> None:
-        """Serve these failures, in order, to the next requests."""
-        with self._lock:
-            self._failures.extend(failures)
-
-    def start(self) -> FakeSteerService:
+    def handler(self) -> type[BaseHTTPRequestHandler]:
         service = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:
-                return
-
+        class Handler(JSONRequestHandler):
             def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                raw = self.read_body()
                 try:
                     body = json.loads(raw or b"null")
                 except json.JSONDecodeError:
                     body = raw.decode(errors="replace")
                 with service._lock:
                     service.requests.append(ReceivedRequest(self.path, dict(self.headers), body))
-                    failure = service._failures.popleft() if service._failures else None
+                    failure = service._next_failure()
                 if service.api_key is not None and self.headers.get(API_KEY_HEADER) != (
                     service.api_key
                 ):
@@ -109,7 +96,7 @@ class FakeSteerService:
                     if isinstance(answer, ServiceFailure):
                         failure = answer
                     else:
-                        self._send(200, json.dumps({"response": answer}).encode())
+                        self.send_body(200, json.dumps({"response": answer}).encode())
                         return
                 self._fail(failure)
 
@@ -123,37 +110,6 @@ class FakeSteerService:
                 headers = (
                     {} if failure.retry_after is None else {"Retry-After": failure.retry_after}
                 )
-                self._send(failure.status, data, headers)
+                self.send_body(failure.status, data, headers)
 
-            def _send(
-                self, status: int, data: bytes, headers: dict[str, str] | None = None
-            ) -> None:
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    for name, value in (headers or {}).items():
-                        self.send_header(name, value)
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up (its timeout fired)
-
-        httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        httpd.daemon_threads = True
-        self._httpd = httpd
-        threading.Thread(target=httpd.serve_forever, name="fake-steer", daemon=True).start()
-        return self
-
-    def stop(self) -> None:
-        """Shut the service down."""
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-
-    def __enter__(self) -> FakeSteerService:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
+        return Handler

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
-from tautrait_core import write_collections
+from tautrait_core import write_collections, write_data_command
 
 SEED = 20261122
 CUSTOMER_COUNT = 80
@@ -287,9 +286,7 @@ def write(folder: Path, seed: int = SEED) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> None:
     """Command-line entry: write the data into the folder given, or the package's data/."""
-    args = sys.argv[1:] if argv is None else argv
-    folder = Path(args[0]) if args else Path(__file__).parent / "data"
-    for path in write(folder):
+    for path in write_data_command(write, Path(__file__).parent, argv):
         print(path)
 
 

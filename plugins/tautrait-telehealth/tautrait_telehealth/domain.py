@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlmodel import SQLModel
-
-from tautrait_core import Domain, Task, TaskSet
+from tautrait_core import Domain, DomainLayout
 from tautrait_telehealth.schema import TABLES, Patient
 from tautrait_telehealth.tools import ALL_TOOLS, WRITE_TOOLS
 from tautrait_telehealth.upstream import TelehealthUpstream
 
-PACKAGE = Path(__file__).parent
-DATA_DIR = PACKAGE / "data"
-TASKS_DIR = PACKAGE / "tasks"
+LAYOUT = DomainLayout(Path(__file__).parent, TelehealthUpstream())
+DATA_DIR = LAYOUT.data_dir
+load_tasks = LAYOUT.load_tasks
 
 ERROR_MARKERS = (
     r"^(Patient|Provider|Appointment|Medical record) with ID .* not found\.$",
@@ -33,37 +31,15 @@ ERROR_MARKERS = (
 """Observations that report a failed call although they do not start with ``Error``."""
 
 
-def seed_rows() -> list[SQLModel]:
-    """The rows of the built-in database (``data/*.json``, in the upstream shape)."""
-    codec = TelehealthUpstream()
-    return codec.to_rows(codec.read_data(DATA_DIR))
-
-
-def load_tasks(split: str = "test") -> list[Task]:
-    """The built-in tasks of ``tasks/<split>.json``."""
-    return Task.list_from_file(TASKS_DIR / f"{split}.json")
-
-
 def build_domain() -> Domain:
     """The telehealth domain, as registered by the plugin hook."""
-    return Domain(
-        name="telehealth",
+    return LAYOUT.domain(
+        "telehealth",
         description="telehealth clinic support: patients, appointments, records, pharmacy",
-        policy=(PACKAGE / "policy.md").read_text(encoding="utf-8"),
         tables=TABLES,
-        seed_data=seed_rows,
         tools=ALL_TOOLS,
-        task_sets={
-            "test": TaskSet(
-                name="test",
-                load_tasks=load_tasks,
-                description="telehealth tasks written for tautrait",
-            )
-        },
-        default_task_set="test",
-        terminating_tools=["transfer_to_human_support"],
-        upstream=TelehealthUpstream(),
-        user_table=Patient,
         write_tools=WRITE_TOOLS,
+        user_table=Patient,
+        terminating_tools=["transfer_to_human_support"],
         error_markers=ERROR_MARKERS,
     )

@@ -7,6 +7,7 @@ import json
 from tautrait_core import EpisodeDB, tool
 from tautrait_retail.records import user_record
 from tautrait_retail.schema import User
+from tautrait_retail.tools.orders import address_record
 
 
 @tool
@@ -35,12 +36,5 @@ def modify_user_address(
     user = db.get(User, user_id)
     if user is None:
         return "Error: user not found"
-    user.address = {
-        "address1": address1,
-        "address2": address2,
-        "city": city,
-        "state": state,
-        "country": country,
-        "zip": zip,
-    }
+    user.address = address_record(address1, address2, city, state, country, zip)
     return json.dumps(user_record(user))

@@ -5,12 +5,13 @@ from __future__ import annotations
 from tautrait_core import EpisodeDB, tool
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import expand_items
-from tautrait_retail.schema import Order
 from tautrait_retail.tools.orders import (
+    check_item_swap,
     missing_item,
+    order_in_status,
     order_json,
     order_owner,
-    price_difference,
+    paying_method,
 )
 
 
@@ -35,28 +36,24 @@ def exchange_delivered_order_items(
         payment_method_id: The saved payment method that pays or receives the difference,
             e.g. 'gift_card_1234567' or 'credit_card_1234567'.
     """
-    order = db.get(Order, order_id)
-    if order is None:
-        return "Error: order not found"
-    if order.status != "delivered":
-        return "Error: non-delivered order cannot be exchanged"
-    catalog = catalog_of(db)
-    items = expand_items(order.items, catalog)
-    missing = missing_item(items, item_ids)
-    if missing is not None:
-        return f"Error: {missing} not found"
-    if len(item_ids) != len(new_item_ids):
-        return "Error: the number of items to be exchanged should match"
-    difference, unavailable = price_difference(catalog, items, item_ids, new_item_ids)
-    if unavailable is not None:
-        return f"Error: new item {unavailable} not found or available"
-    difference = round(difference, 2)
-    methods = order_owner(db, order).payment_methods
-    if payment_method_id not in methods:
-        return "Error: payment method not found"
-    method = methods[payment_method_id]
-    if method["source"] == "gift_card" and method["balance"] < difference:
-        return "Error: insufficient gift card balance to pay for the price difference"
+    order = order_in_status(
+        db, order_id, "delivered", "Error: non-delivered order cannot be exchanged"
+    )
+    if isinstance(order, str):
+        return order
+    swap = check_item_swap(db, order, item_ids, new_item_ids)
+    if isinstance(swap, str):
+        return swap
+    difference = round(swap.difference, 2)
+    method = paying_method(
+        db,
+        order,
+        payment_method_id,
+        difference,
+        "Error: insufficient gift card balance to pay for the price difference",
+    )
+    if isinstance(method, str):
+        return method
     order.status = "exchange requested"
     order.extra_fields = {
         **order.extra_fields,
@@ -83,11 +80,11 @@ def return_delivered_order_items(
         payment_method_id: Where the refund goes: the order's original payment method or a
             gift card, e.g. 'gift_card_1234567'.
     """
-    order = db.get(Order, order_id)
-    if order is None:
-        return "Error: order not found"
-    if order.status != "delivered":
-        return "Error: non-delivered order cannot be returned"
+    order = order_in_status(
+        db, order_id, "delivered", "Error: non-delivered order cannot be returned"
+    )
+    if isinstance(order, str):
+        return order
     if payment_method_id not in order_owner(db, order).payment_methods:
         return "Error: payment method not found"
     if (

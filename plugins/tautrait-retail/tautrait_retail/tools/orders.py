@@ -1,14 +1,16 @@
-"""What the order tools share: the order's owner, its JSON and the item checks."""
+"""What the order tools share: the order's owner, its JSON, the checks that open a change
+(order status, items to swap, the paying method) and the address record."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tautrait_core import EpisodeDB
 from tautrait_retail.catalog import Catalog, catalog_of
-from tautrait_retail.records import order_record
+from tautrait_retail.records import expand_items, order_record
 from tautrait_retail.schema import Order, User
 
 
@@ -55,3 +57,71 @@ def price_difference(
             return difference, new_item_id
         difference += variant.price - item["price"]
     return difference, None
+
+
+def order_in_status(db: EpisodeDB, order_id: str, status: str, refusal: str) -> Order | str:
+    """The order ``order_id`` if its status is ``status``; otherwise the error observation
+    (``refusal`` for an order in another status)."""
+    order = db.get(Order, order_id)
+    if order is None:
+        return "Error: order not found"
+    if order.status != status:
+        return refusal
+    return order
+
+
+@dataclass
+class ItemSwap:
+    """The checked swap of an order's items for other variants of the same products."""
+
+    catalog: Catalog
+    items: list[dict[str, Any]]
+    """The order's items, one entry per unit."""
+    difference: int | float
+    """New minus old prices over the pairs, unrounded."""
+
+
+def check_item_swap(
+    db: EpisodeDB, order: Order, item_ids: Sequence[str], new_item_ids: Sequence[str]
+) -> ItemSwap | str:
+    """The swap of ``item_ids`` for ``new_item_ids`` (pairwise) in ``order``, or the error
+    observation, checked in upstream's order (exchanges and pending modifications alike)."""
+    catalog = catalog_of(db)
+    items = expand_items(order.items, catalog)
+    missing = missing_item(items, item_ids)
+    if missing is not None:
+        return f"Error: {missing} not found"
+    if len(item_ids) != len(new_item_ids):
+        return "Error: the number of items to be exchanged should match"
+    difference, unavailable = price_difference(catalog, items, item_ids, new_item_ids)
+    if unavailable is not None:
+        return f"Error: new item {unavailable} not found or available"
+    return ItemSwap(catalog, items, difference)
+
+
+def paying_method(
+    db: EpisodeDB, order: Order, payment_method_id: str, amount: int | float, shortfall: str
+) -> dict[str, Any] | str:
+    """The saved payment method of the order's owner that pays ``amount``, or the error
+    observation (``shortfall`` for a gift card whose balance is below ``amount``)."""
+    methods = order_owner(db, order).payment_methods
+    if payment_method_id not in methods:
+        return "Error: payment method not found"
+    method = methods[payment_method_id]
+    if method["source"] == "gift_card" and method["balance"] < amount:
+        return shortfall
+    return method
+
+
+def address_record(
+    address1: str, address2: str, city: str, state: str, country: str, zip: str
+) -> dict[str, str]:
+    """An address as the records store it (key order as upstream)."""
+    return {
+        "address1": address1,
+        "address2": address2,
+        "city": city,
+        "state": state,
+        "country": country,
+        "zip": zip,
+    }

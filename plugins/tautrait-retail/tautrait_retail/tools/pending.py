@@ -7,18 +7,20 @@ from typing import Any
 from pydantic_core import CoreSchema, core_schema
 
 from tautrait_core import EpisodeDB, tool
-from tautrait_retail.catalog import catalog_of
-from tautrait_retail.records import compact_items, expand_items
-from tautrait_retail.schema import Order
+from tautrait_retail.records import compact_items
 from tautrait_retail.tools.orders import (
+    address_record,
+    check_item_swap,
     first_item,
-    missing_item,
+    order_in_status,
     order_json,
     order_owner,
-    price_difference,
+    paying_method,
 )
 
 CANCEL_REASONS = ("no longer needed", "ordered by mistake")
+
+MODIFY_REFUSAL = "Error: non-pending order cannot be modified"
 
 
 class CancelReason(str):
@@ -48,11 +50,9 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: CancelReason) -> 
         order_id: The order id, starting with '#', e.g. '#W0000001'.
         reason: Why the customer cancels: 'no longer needed' or 'ordered by mistake'.
     """
-    order = db.get(Order, order_id)
-    if order is None:
-        return "Error: order not found"
-    if order.status != "pending":
-        return "Error: non-pending order cannot be cancelled"
+    order = order_in_status(db, order_id, "pending", "Error: non-pending order cannot be cancelled")
+    if isinstance(order, str):
+        return order
     if reason not in CANCEL_REASONS:
         return "Error: invalid reason"
     refunds = []
@@ -97,19 +97,10 @@ def modify_pending_order_address(
         country: The country, e.g. 'USA'.
         zip: The zip code, e.g. '97205'.
     """
-    order = db.get(Order, order_id)
-    if order is None:
-        return "Error: order not found"
-    if order.status != "pending":
-        return "Error: non-pending order cannot be modified"
-    order.address = {
-        "address1": address1,
-        "address2": address2,
-        "city": city,
-        "state": state,
-        "country": country,
-        "zip": zip,
-    }
+    order = order_in_status(db, order_id, "pending", MODIFY_REFUSAL)
+    if isinstance(order, str):
+        return order
+    order.address = address_record(address1, address2, city, state, country, zip)
     return order_json(db, order)
 
 
@@ -132,27 +123,22 @@ def modify_pending_order_items(
         payment_method_id: The saved payment method that pays or receives the difference,
             e.g. 'gift_card_1234567' or 'credit_card_1234567'.
     """
-    order = db.get(Order, order_id)
-    if order is None:
-        return "Error: order not found"
-    if order.status != "pending":
-        return "Error: non-pending order cannot be modified"
-    catalog = catalog_of(db)
-    items = expand_items(order.items, catalog)
-    missing = missing_item(items, item_ids)
-    if missing is not None:
-        return f"Error: {missing} not found"
-    if len(item_ids) != len(new_item_ids):
-        return "Error: the number of items to be exchanged should match"
-    difference, unavailable = price_difference(catalog, items, item_ids, new_item_ids)
-    if unavailable is not None:
-        return f"Error: new item {unavailable} not found or available"
-    methods = order_owner(db, order).payment_methods
-    if payment_method_id not in methods:
-        return "Error: payment method not found"
-    method = methods[payment_method_id]
-    if method["source"] == "gift_card" and method["balance"] < difference:
-        return "Error: insufficient gift card balance to pay for the new item"
+    order = order_in_status(db, order_id, "pending", MODIFY_REFUSAL)
+    if isinstance(order, str):
+        return order
+    swap = check_item_swap(db, order, item_ids, new_item_ids)
+    if isinstance(swap, str):
+        return swap
+    catalog, items, difference = swap.catalog, swap.items, swap.difference
+    method = paying_method(
+        db,
+        order,
+        payment_method_id,
+        difference,
+        "Error: insufficient gift card balance to pay for the new item",
+    )
+    if isinstance(method, str):
+        return method
     order.payment_history = [
         *order.payment_history,
         {
@@ -188,11 +174,9 @@ def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id
         payment_method_id: The new payment method, e.g. 'paypal_1234567'; it must differ
             from the current one.
     """
-    order = db.get(Order, order_id)
-    if order is None:
-        return "Error: order not found"
-    if order.status != "pending":
-        return "Error: non-pending order cannot be modified"
+    order = order_in_status(db, order_id, "pending", MODIFY_REFUSAL)
+    if isinstance(order, str):
+        return order
     methods = order_owner(db, order).payment_methods
     if payment_method_id not in methods:
         return "Error: payment method not found"

@@ -6,7 +6,7 @@ import json
 
 from tautrait_core import EpisodeDB, tool
 from tautrait_telecom.schema import Billing
-from tautrait_telecom.tools.customers import customer_exists
+from tautrait_telecom.tools.customers import customer_exists, record_json
 
 
 @tool
@@ -17,10 +17,9 @@ def get_billing_details(db: EpisodeDB, customer_id: str) -> str:
     Args:
         customer_id: The customer id.
     """
-    record = Billing.read_record(db, customer_id)
-    if record is None:
-        return f"Error: No billing information found for customer: {customer_id}"
-    return json.dumps(record)
+    return record_json(
+        db, Billing, customer_id, f"Error: No billing information found for customer: {customer_id}"
+    )
 
 
 @tool

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
+from sqlalchemy import ColumnElement
 from sqlmodel import select
 
-from tautrait_core import EpisodeDB, tool
+from tautrait_core import EpisodeDB, RecordRow, tool
 from tautrait_telecom.catalog import catalog_of
 from tautrait_telecom.schema import Customer, email_key, phone_digits
 
@@ -17,6 +18,21 @@ def customer_exists(db: EpisodeDB, customer_id: str) -> bool:
     return db.exec(statement).first() is not None
 
 
+def record_json(db: EpisodeDB, table: type[RecordRow], key: str, missing: str) -> str:
+    """``json.dumps`` of the upstream record of the ``table`` row ``key``, as the tools that
+    show a record answer, or the error observation ``missing`` if there is no such row."""
+    record = table.read_record(db, key)
+    return missing if record is None else json.dumps(record)
+
+
+def _first_customer_id(db: EpisodeDB, condition: ColumnElement[bool]) -> str | None:
+    """The id of the first customer (in upstream's order) that matches ``condition``."""
+    statement = (
+        select(Customer.customer_id).where(condition).order_by(Customer.position)  # type: ignore[arg-type]
+    )
+    return db.exec(statement).first()
+
+
 @tool
 def find_customer_by_email(db: EpisodeDB, email: str) -> str:
     """Look up a customer by the email address on their account and return the customer
@@ -25,12 +41,7 @@ def find_customer_by_email(db: EpisodeDB, email: str) -> str:
     Args:
         email: The customer's email address, e.g. 'maria.ortiz@example.net'.
     """
-    statement = (
-        select(Customer.customer_id)
-        .where(Customer.email_key == email_key(email))
-        .order_by(Customer.position)  # type: ignore[arg-type]
-    )
-    found = db.exec(statement).first()
+    found = _first_customer_id(db, Customer.email_key == email_key(email))
     if found is None:
         return f"Error: No customer found with email address: {email}"
     return found
@@ -44,12 +55,7 @@ def find_customer_by_phone(db: EpisodeDB, phone: str) -> str:
     Args:
         phone: The customer's phone number, e.g. '(555) 201-3344' or '5552013344'.
     """
-    statement = (
-        select(Customer.customer_id)
-        .where(Customer.phone_digits == phone_digits(phone))
-        .order_by(Customer.position)  # type: ignore[arg-type]
-    )
-    found = db.exec(statement).first()
+    found = _first_customer_id(db, Customer.phone_digits == phone_digits(phone))
     if found is None:
         return f"Error: No customer found with phone number: {phone}"
     return found
@@ -63,10 +69,7 @@ def get_customer_details(db: EpisodeDB, customer_id: str) -> str:
     Args:
         customer_id: The customer id, e.g. 'maria_ortiz_4821'.
     """
-    record = Customer.read_record(db, customer_id)
-    if record is None:
-        return f"Error: Customer not found: {customer_id}"
-    return json.dumps(record)
+    return record_json(db, Customer, customer_id, f"Error: Customer not found: {customer_id}")
 
 
 @tool

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 from sqlmodel import select
 
 from tautrait_core import EpisodeDB, tool
 from tautrait_telecom.schema import SupportTicket
-from tautrait_telecom.tools.customers import customer_exists
+from tautrait_telecom.tools.customers import customer_exists, record_json
 
 CATEGORIES = ("mobile", "internet", "tv", "billing", "account", "device", "security", "phone")
 PRIORITIES = ("low", "medium", "high", "urgent")
@@ -57,10 +55,9 @@ def get_support_ticket_details(db: EpisodeDB, ticket_id: str) -> str:
     Args:
         ticket_id: The ticket id, e.g. 'TICKET004'.
     """
-    record = SupportTicket.read_record(db, ticket_id)
-    if record is None:
-        return f"Error: Support ticket not found: {ticket_id}"
-    return json.dumps(record)
+    return record_json(
+        db, SupportTicket, ticket_id, f"Error: Support ticket not found: {ticket_id}"
+    )
 
 
 @tool

@@ -8,7 +8,7 @@ from sqlmodel import select
 
 from tautrait_core import EpisodeDB, tool
 from tautrait_telehealth.schema import Appointment, Patient, Provider
-from tautrait_telehealth.tools.display import provider_prefix, title_case
+from tautrait_telehealth.tools.display import full_name, provider_prefix, title_case
 
 
 @tool
@@ -104,7 +104,7 @@ def list_patient_appointments(
             return f"No appointments found for patient {patient_id} with status {status_filter}."
         return f"No appointments found for patient {patient_id}."
     appointments.sort(key=lambda a: (_starts_at(a), a.appointment_id))
-    header = f"Appointments for {patient.name['first_name']} {patient.name['last_name']} "
+    header = f"Appointments for {full_name(patient.name)} "
     header += f"(ID: {patient_id})" + (f" with status {status_filter}" if status_filter else "")
     lines = [header]
     for appointment in appointments:

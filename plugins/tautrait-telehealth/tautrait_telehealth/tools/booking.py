@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from tautrait_core import EpisodeDB, tool
 from tautrait_telehealth.schema import Appointment, Patient, Provider
-from tautrait_telehealth.tools.display import title_case
+from tautrait_telehealth.tools.display import full_name, title_case
 
 ACTIVE_STATUSES = ("scheduled", "pending_approval")
 """Statuses that hold a provider's time slot."""
@@ -92,7 +92,7 @@ def schedule_appointment(
         "Appointment successfully scheduled!",
         "",
         f"Appointment ID: {appointment_id}",
-        f"Patient: {patient.name['first_name']} {patient.name['last_name']}",
+        f"Patient: {full_name(patient.name)}",
         f"Provider: Dr. {provider.name['last_name']} - {provider.specialty}",
         f"Date: {date}",
         f"Time: {time}",
@@ -115,6 +115,24 @@ def schedule_appointment(
     return "\n".join(lines)
 
 
+def _open_appointment(
+    db: EpisodeDB, appointment_id: str, change: str, when_cancelled: str
+) -> Appointment | str:
+    """The appointment to ``change`` (cancel, reschedule), or the observation refusing it:
+    ``when_cancelled`` for a cancelled one."""
+    appointment = db.get(Appointment, appointment_id)
+    if appointment is None:
+        return f"Appointment with ID {appointment_id} not found."
+    if appointment.status == "cancelled":
+        return when_cancelled
+    if appointment.status == "completed":
+        return (
+            f"Cannot {change} appointment {appointment_id} - "
+            "appointment has already been completed."
+        )
+    return appointment
+
+
 @tool
 def cancel_appointment(db: EpisodeDB, appointment_id: str) -> str:
     """Cancel a patient's scheduled or pending appointment, recording a patient
@@ -124,17 +142,13 @@ def cancel_appointment(db: EpisodeDB, appointment_id: str) -> str:
     Args:
         appointment_id: The appointment id, e.g. 'APPT012'.
     """
-    appointment = db.get(Appointment, appointment_id)
-    if appointment is None:
-        return f"Appointment with ID {appointment_id} not found."
-    if appointment.status == "cancelled":
-        return f"Appointment {appointment_id} is already cancelled."
-    if appointment.status == "completed":
-        return (
-            f"Cannot cancel appointment {appointment_id} - appointment has already been completed."
-        )
+    appointment = _open_appointment(
+        db, appointment_id, "cancel", f"Appointment {appointment_id} is already cancelled."
+    )
+    if isinstance(appointment, str):
+        return appointment
     patient = db.get(Patient, appointment.patient_id)
-    patient_name = f"{patient.name['first_name']} {patient.name['last_name']}"
+    patient_name = full_name(patient.name)
     provider_last_name = db.get(Provider, appointment.provider_id).name["last_name"]
     today = db.today.isoformat()
     appointment.set_field("status", "cancelled")
@@ -168,22 +182,20 @@ def reschedule_appointment(db: EpisodeDB, appointment_id: str, new_date: str, ne
         new_date: The new date as YYYY-MM-DD.
         new_time: The new start time as HH:MM (24-hour), one of the provider's slots.
     """
-    appointment = db.get(Appointment, appointment_id)
-    if appointment is None:
-        return f"Appointment with ID {appointment_id} not found."
-    if appointment.status == "cancelled":
-        return f"Cannot reschedule appointment {appointment_id} - appointment has been cancelled."
-    if appointment.status == "completed":
-        return (
-            f"Cannot reschedule appointment {appointment_id} - "
-            "appointment has already been completed."
-        )
+    appointment = _open_appointment(
+        db,
+        appointment_id,
+        "reschedule",
+        f"Cannot reschedule appointment {appointment_id} - appointment has been cancelled.",
+    )
+    if isinstance(appointment, str):
+        return appointment
     provider = db.get(Provider, appointment.provider_id)
     problem = _slot_problem(db, provider, new_date, new_time, moving=appointment_id)
     if problem:
         return problem
     patient = db.get(Patient, appointment.patient_id)
-    patient_name = f"{patient.name['first_name']} {patient.name['last_name']}"
+    patient_name = full_name(patient.name)
     meeting_link = appointment.field("meeting_link")
     old_date, old_time = appointment.date, appointment.time
     appointment.set_field("date", new_date)

@@ -13,3 +13,8 @@ def title_case(value: str) -> str:
 def provider_prefix(name: dict[str, Any]) -> str:
     """What stands before a provider's name: the stored ``title`` (e.g. ``MD``) or ``Dr.``."""
     return name.get("title") or "Dr."
+
+
+def full_name(name: dict[str, Any]) -> str:
+    """``first_name last_name`` of a stored name."""
+    return f"{name['first_name']} {name['last_name']}"

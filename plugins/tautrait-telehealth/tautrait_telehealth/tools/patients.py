@@ -6,6 +6,7 @@ from sqlmodel import select
 
 from tautrait_core import EpisodeDB, tool
 from tautrait_telehealth.schema import Patient
+from tautrait_telehealth.tools.display import full_name
 
 
 @tool
@@ -69,7 +70,7 @@ def get_patient_details(db: EpisodeDB, patient_id: str) -> str:
     )
     return "\n".join(
         [
-            f"Patient Details for {name['first_name']} {name['last_name']} (ID: {patient_id})",
+            f"Patient Details for {full_name(name)} (ID: {patient_id})",
             "",
             "Demographics:",
             f"- Date of Birth: {demographics['date_of_birth']}",

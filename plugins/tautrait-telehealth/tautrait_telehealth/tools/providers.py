@@ -6,7 +6,7 @@ from sqlmodel import select
 
 from tautrait_core import EpisodeDB, tool
 from tautrait_telehealth.schema import Provider
-from tautrait_telehealth.tools.display import provider_prefix, title_case
+from tautrait_telehealth.tools.display import full_name, provider_prefix, title_case
 
 
 @tool
@@ -24,7 +24,7 @@ def get_provider_details(db: EpisodeDB, provider_id: str) -> str:
     lines = [
         f"Provider Details (ID: {provider_id})",
         "",
-        f"Name: {provider_prefix(name)} {name['first_name']} {name['last_name']}",
+        f"Name: {provider_prefix(name)} {full_name(name)}",
         f"Specialty: {provider.specialty}",
         f"License Number: {provider.field('license_number')}",
         f"Credentials: {', '.join(provider.credentials)}",
@@ -65,8 +65,7 @@ def list_available_providers(db: EpisodeDB, specialty: str | None = None) -> str
     for provider in matching:
         name = provider.name
         lines += [
-            f"• {provider_prefix(name)} {name['first_name']} {name['last_name']} "
-            f"(ID: {provider.provider_id})",
+            f"• {provider_prefix(name)} {full_name(name)} (ID: {provider.provider_id})",
             f"  Specialty: {provider.specialty}",
             f"  Experience: {provider.years_experience} years",
             f"  Languages: {', '.join(provider.languages)}",

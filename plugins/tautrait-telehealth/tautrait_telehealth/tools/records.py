@@ -10,6 +10,7 @@ from sqlmodel import select
 
 from tautrait_core import EpisodeDB, tool
 from tautrait_telehealth.schema import Appointment, MedicalRecord, Patient, Provider
+from tautrait_telehealth.tools.display import full_name
 
 SOAP_SECTIONS = ("subjective", "objective", "assessment", "plan")
 
@@ -122,7 +123,7 @@ def update_medical_record_note(
 def _patient_name(patient: Patient | None) -> str:
     if patient is None:
         return "Unknown Patient"
-    return f"{patient.name['first_name']} {patient.name['last_name']}"
+    return full_name(patient.name)
 
 
 def _provider_name(provider: Provider | None) -> str:

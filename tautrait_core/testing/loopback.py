@@ -1,0 +1,103 @@
+"""The HTTP plumbing of the fake services tests run on loopback: a quiet JSON request
+handler and a server that serves it from a background thread, with failures injected ahead
+of its normal answers.
+
+:class:`~tautrait_core.testing.server.ScriptedModelServer` is built on these, and so can be a
+plugin's fake of the service it calls (the steer plugin's fake hosted service is).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Generic, Self, TypeVar
+
+FailureT = TypeVar("FailureT")
+
+
+class JSONRequestHandler(BaseHTTPRequestHandler):
+    """An HTTP/1.1 handler that logs nothing and answers with JSON bodies."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def read_body(self) -> bytes:
+        """The request body (``Content-Length`` bytes)."""
+        return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+    def send_body(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+        """Answer ``status`` with the JSON ``data`` and extra ``headers``; a client that
+        gave up (its timeout fired) is not an error."""
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+class LoopbackService(Generic[FailureT]):
+    """An HTTP server on ``127.0.0.1`` answering from a background thread, started by
+    :meth:`start` or ``with``; a subclass says how it answers in :meth:`handler`, and serves
+    the failures :meth:`inject` queued (of its own failure type) before normal answers.
+
+    Args:
+        port: The port to listen on (0: any free port).
+    """
+
+    thread_name = "loopback-service"
+    """The name of the serving thread."""
+
+    def __init__(self, port: int = 0) -> None:
+        self.port = port
+        self._httpd: ThreadingHTTPServer | None = None
+        self._lock = threading.Lock()
+        self._failures: deque[FailureT] = deque()
+
+    def inject(self, *failures: FailureT) -> None:
+        """Serve these failures, in order, to the next requests."""
+        with self._lock:
+            self._failures.extend(failures)
+
+    def _next_failure(self) -> FailureT | None:
+        """The injected failure the next request gets, if any (call with ``_lock`` held)."""
+        return self._failures.popleft() if self._failures else None
+
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        """The request handler class (it may refer to this service)."""
+        raise NotImplementedError
+
+    def root_url(self) -> str:
+        """``http://127.0.0.1:PORT``, with the port the server listens on."""
+        if self._httpd is None:
+            raise RuntimeError(f"{self.thread_name} not started")
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    def start(self) -> Self:
+        """Listen and serve in a daemon thread."""
+        httpd = ThreadingHTTPServer(("127.0.0.1", self.port), self.handler())
+        httpd.daemon_threads = True
+        httpd.request_queue_size = 1024
+        self._httpd = httpd
+        threading.Thread(target=httpd.serve_forever, name=self.thread_name, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        """Shut the server down."""
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
