@@ -19,6 +19,9 @@ from tautrait_core.cli import cli
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 from tests.test_reports_import import upstream_record
 
+IMPORT_SETTINGS = ("--traits", "none", "--task-set", "tau-trait:test")
+"""What a published file named ``published_retail.json`` does not say itself."""
+
 
 def assert_one_line_error(result: Result, *fragments: str) -> str:
     """The command failed with a click error of one line holding every fragment."""
@@ -110,7 +113,9 @@ def test_import_results_refuses_malformed_files_and_stores_nothing(
     runner = CliRunner()
     results_db = tmp_path / "results.db"
     path, fragment = malformed_result_lists(tmp_path)[case]
-    result = runner.invoke(cli, ["import-results", str(path), "--results-db", str(results_db)])
+    result = runner.invoke(
+        cli, ["import-results", str(path), *IMPORT_SETTINGS, "--results-db", str(results_db)]
+    )
     assert_one_line_error(result, str(path), fragment)
     assert stored_runs(runner, results_db) == []
 
@@ -140,7 +145,9 @@ def test_a_failed_import_leaves_no_orphan_run(
         return original(text)
 
     monkeypatch.setattr(rows, "redact", fail_on_the_second_episode)
-    failed = runner.invoke(cli, ["import-results", str(path), "--results-db", str(results_db)])
+    failed = runner.invoke(
+        cli, ["import-results", str(path), *IMPORT_SETTINGS, "--results-db", str(results_db)]
+    )
     assert failed.exit_code != 0
     assert stored_runs(runner, results_db) == []
 
@@ -152,7 +159,9 @@ def real_results_db(tmp_path: Path) -> Path:
     results_db = tmp_path / "results.db"
     path = tmp_path / "published_retail.json"
     path.write_text(json.dumps([upstream_record(i, 0, 1.0) for i in range(200)]))
-    result = CliRunner().invoke(cli, ["import-results", str(path), "--results-db", str(results_db)])
+    result = CliRunner().invoke(
+        cli, ["import-results", str(path), *IMPORT_SETTINGS, "--results-db", str(results_db)]
+    )
     assert result.exit_code == 0, result.output
     connection = sqlite3.connect(results_db)
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # every page in the main file

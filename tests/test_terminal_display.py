@@ -17,6 +17,9 @@ from tests.test_reports_import import upstream_record
 
 RUN_ID = re.compile(r"\d{8}-\d{6}-[0-9a-f]{4}")
 
+IMPORT_SETTINGS = ("--traits", "none", "--task-set", "tau-trait:test")
+"""What a published file named ``published_retail.json`` does not say itself."""
+
 
 def narrow() -> CliRunner:
     return CliRunner(env={"COLUMNS": "80"})
@@ -65,7 +68,7 @@ def test_an_imported_run_reports_unknown_cost_not_zero(tmp_path: Path) -> None:
     runner = CliRunner()
     path = tmp_path / "published_retail.json"
     path.write_text(json.dumps([upstream_record(0, 0, 1.0, user_cost=0.0123)]))
-    assert runner.invoke(cli, ["import-results", str(path)]).exit_code == 0
+    assert runner.invoke(cli, ["import-results", str(path), *IMPORT_SETTINGS]).exit_code == 0
     report = runner.invoke(cli, ["report", "latest"]).output
     assert "Cost: unknown (agent unknown, user $0.0123; model calls not recorded" in report
     shown = runner.invoke(cli, ["show", "latest", "--task", "0"]).output
@@ -115,7 +118,7 @@ def test_show_escapes_terminal_control_characters(tmp_path: Path) -> None:
     path = tmp_path / "published_retail.json"
     path.write_text(json.dumps([record]))
     runner = narrow()
-    assert runner.invoke(cli, ["import-results", str(path)]).exit_code == 0
+    assert runner.invoke(cli, ["import-results", str(path), *IMPORT_SETTINGS]).exit_code == 0
     shown = runner.invoke(cli, ["show", "latest", "--task", "0"])
     assert shown.exit_code == 0, shown.output
     for raw in ("\x1b", "\x00", "\x07", "\u202e"):

@@ -269,7 +269,7 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     print_metrics(report.run, report.metrics)
     out = console()
     for warning in report.warnings:
-        out.print(f"[yellow]Warning: {warning}[/yellow]")
+        out.print(f"[yellow]Warning: {warning}[/yellow]", soft_wrap=False)
     if report.stop_reason:
         hint = " --max-cost <higher limit>" if "--max-cost" in report.stop_reason else ""
         out.print(

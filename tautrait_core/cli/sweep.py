@@ -144,9 +144,9 @@ def _print_report(report: SweepReport, as_json: bool) -> None:
     out = console()
     out.print(sweep_points_view(report.points, report.sweep.name))
     for warning in report.warnings:
-        out.print(f"[yellow]Warning: {warning}[/yellow]")
+        out.print(f"[yellow]Warning: {warning}[/yellow]", soft_wrap=False)
     for reason in report.stop_reasons:
-        out.print(f"[yellow]Stopped early: {reason}[/yellow]")
+        out.print(f"[yellow]Stopped early: {reason}[/yellow]", soft_wrap=False)
     out.print(f"Results: {report.results_db}  (sweep {report.sweep.name})")
     if report.interrupted or report.stop_reasons:
         out.print(f"[yellow]{_resume_hint(report.sweep.name)}[/yellow]")
