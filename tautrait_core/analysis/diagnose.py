@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tautrait_core.analysis.judge_answers import json_objects
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.episode.result import EpisodeResult, Outcome
 from tautrait_core.errors import TautraitError
@@ -112,14 +113,7 @@ def parse_diagnosis(text: str) -> ParsedDiagnosis:
     Raises:
         DiagnosisParseError: no JSON object with a known ``fault`` was found.
     """
-    decoder = json.JSONDecoder()
-    for match in re.finditer(r"\{", text):
-        try:
-            value, _ = decoder.raw_decode(text, match.start())
-        except json.JSONDecodeError:
-            continue
-        if not isinstance(value, dict):
-            continue
+    for value in json_objects(text):
         fields = {_normalize(key): item for key, item in value.items()}
         fault = _normalize(fields.get("fault", fields.get("responsible", "")))
         fault = FAULT_SYNONYMS.get(fault, fault)

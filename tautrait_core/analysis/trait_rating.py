@@ -14,11 +14,11 @@ reported and not stored: running again retries exactly those.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tautrait_core.analysis.judge_answers import json_objects
 from tautrait_core.episode.result import EpisodeResult, Outcome
 from tautrait_core.errors import TautraitError
 from tautrait_core.llm.client import ModelSpec, complete
@@ -97,14 +97,7 @@ def parse_trait_ratings(text: str) -> dict[str, ParsedRating]:
         TraitRatingParseError: no object names a trait, or the first that does lacks a
             trait or holds a rating outside 0-2.
     """
-    decoder = json.JSONDecoder()
-    for match in re.finditer(r"\{", text):
-        try:
-            value, _ = decoder.raw_decode(text, match.start())
-        except json.JSONDecodeError:
-            continue
-        if not isinstance(value, dict):
-            continue
+    for value in json_objects(text):
         fields = {_trait_key(key): item for key, item in value.items()}
         if isinstance(fields.get("ratings"), dict):
             fields = {_trait_key(key): item for key, item in fields["ratings"].items()}
