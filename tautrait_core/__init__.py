@@ -33,6 +33,14 @@ if TYPE_CHECKING:
     from tautrait_core.config import RunConfig
     from tautrait_core.domain.checks import TaskCheck, check_task, check_task_set
     from tautrait_core.domain.common_tools import calculate, think, transfer_to_human_agents
+    from tautrait_core.domain.criteria import (
+        EnvAssertion,
+        EnvFunctionCall,
+        EvaluationCriteria,
+        InitialData,
+        InitialState,
+        RewardBasis,
+    )
     from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
     from tautrait_core.domain.hook import domain_hook
     from tautrait_core.domain.layout import DomainLayout
@@ -83,6 +91,12 @@ _EXPORTS = {
     "DomainLayout": "tautrait_core.domain.layout",
     "domain_hook": "tautrait_core.domain.hook",
     "Task": "tautrait_core.domain.task",
+    "RewardBasis": "tautrait_core.domain.criteria",
+    "EvaluationCriteria": "tautrait_core.domain.criteria",
+    "EnvAssertion": "tautrait_core.domain.criteria",
+    "EnvFunctionCall": "tautrait_core.domain.criteria",
+    "InitialState": "tautrait_core.domain.criteria",
+    "InitialData": "tautrait_core.domain.criteria",
     "Action": "tautrait_core.domain.task",
     "RESPOND_ACTION": "tautrait_core.domain.task",
     "Tool": "tautrait_core.domain.tools",
@@ -186,10 +200,15 @@ __all__ = [
     "ContextWindowError",
     "Domain",
     "DomainLayout",
+    "EnvAssertion",
+    "EnvFunctionCall",
     "EpisodeContext",
     "EpisodeDB",
     "EpisodeResult",
+    "EvaluationCriteria",
     "Generation",
+    "InitialData",
+    "InitialState",
     "JSONValue",
     "Message",
     "ModelCall",
@@ -199,6 +218,7 @@ __all__ = [
     "PreparedRun",
     "ProviderError",
     "RecordRow",
+    "RewardBasis",
     "RewardInfo",
     "RunConfig",
     "RunOption",

@@ -6,7 +6,7 @@ and write the upstream tau-trait data shape.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -68,6 +68,24 @@ class Domain:
             edits are written after these tools run, or after every tool when empty).
         error_markers: Regular expressions that mark an observation as an error, besides a
             leading ``Error`` (for domains whose tools answer "... not found." plainly).
+
+    Dual control (τ²-bench): the customer acts on their own side too.
+
+    Args:
+        user_tools: The customer's tools (e.g. on their phone). The user simulator may call
+            them; the agent never sees them. They take the same episode database as their
+            first argument. A domain with user tools is a dual-control domain.
+        user_tables: Which of ``tables`` hold the customer's side (the device); the rest are
+            the agent's side. Each side's state is hashed on its own.
+        agent_functions: Functions a task's ``initial_state`` and env assertions call by name
+            on the agent's side (``f(db, **arguments)``); the agent's tools are found too.
+        user_functions: The same on the customer's side; the user tools are found too.
+        sync_state: Run after every successful tool call and initialization action, to keep
+            the two sides consistent (τ²'s ``sync_tools``); ``None`` when there is nothing to do.
+        merge_initial_data: Deep-merges a task's ``initialization_data`` for one side
+            (``"assistant"`` or ``"user"``) into the episode database.
+        solo_policy: The policy for solo mode (no customer: the agent gets the ticket and
+            the user tools).
     """
 
     name: str
@@ -83,12 +101,36 @@ class Domain:
     user_table: type[SQLModel] | None = None
     write_tools: Sequence[str] = ()
     error_markers: Sequence[str] = ()
+    user_tools: Sequence[Tool] = ()
+    user_tables: Sequence[type[SQLModel]] = ()
+    agent_functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    user_functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    sync_state: Callable[[EpisodeDB], None] | None = None
+    merge_initial_data: Callable[[EpisodeDB, str, dict[str, Any]], None] | None = None
+    solo_policy: str | None = None
 
     def __post_init__(self) -> None:
-        names = [t.name for t in self.tools]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise ValueError(f"domain {self.name!r} defines tools twice: {', '.join(duplicates)}")
+        for role, tools in (("tools", self.tools), ("user tools", self.user_tools)):
+            names = [t.name for t in tools]
+            duplicates = sorted({n for n in names if names.count(n) > 1})
+            if duplicates:
+                raise ValueError(
+                    f"domain {self.name!r} defines {role} twice: {', '.join(duplicates)}"
+                )
+
+    @property
+    def dual_control(self) -> bool:
+        """Whether the customer acts too (the domain has user tools)."""
+        return bool(self.user_tools)
+
+    @cached_property
+    def user_tools_by_name(self) -> dict[str, Tool]:
+        return {t.name: t for t in self.user_tools}
+
+    @cached_property
+    def user_tool_schemas(self) -> list[dict[str, Any]]:
+        """The schemas of the user tools, as sent to the user simulator's model."""
+        return [t.schema for t in self.user_tools]
 
     def is_error(self, observation: str) -> bool:
         """Whether an observation reports a failed tool call."""

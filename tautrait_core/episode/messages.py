@@ -34,6 +34,9 @@ class Message(BaseModel):
     tool_calls: list[ToolCall] | None = None
     tool_call_id: str | None = None
     name: str | None = None
+    requestor: Literal["assistant", "user"] | None = None
+    """Who made a tool call (on a ``tool`` message, whose call it answers), in dual-control
+    domains; ``None`` means the agent, as in every single-control episode."""
 
     def to_openai(self) -> dict[str, Any]:
         """The message as an OpenAI / litellm chat message dict."""
