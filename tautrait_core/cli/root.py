@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,21 +13,29 @@ from tautrait_core.errors import TautraitError
 
 
 def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call into the library, turning its typed errors into CLI errors."""
-    from pydantic import ValidationError
-
+    """Call into the library, turning its typed errors (and invalid settings) into CLI
+    errors."""
     try:
         return function(*args, **kwargs)
     except TautraitError as exc:
         from tautrait_core.llm.keys import redact
 
         raise click.ClickException(redact(str(exc))) from exc
-    except ValidationError as exc:
+    except Exception as exc:
+        if not is_validation_error(exc):
+            raise
         problems = "; ".join(
             f"{'.'.join(str(p) for p in error['loc']) or 'value'}: {error['msg']}"
             for error in exc.errors()
         )
         raise click.ClickException(f"invalid settings: {problems}") from exc
+
+
+def is_validation_error(exc: Exception) -> bool:
+    """Whether ``exc`` is pydantic's ``ValidationError``, without importing pydantic: a
+    command that never imported it cannot have raised one."""
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(exc, pydantic.ValidationError)
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
