@@ -2,7 +2,8 @@
 
 Each command runs ``--runs`` times as a subprocess of this script, with every installed
 plugin loaded (``TAUTRAIT_LOAD_PLUGINS`` is unset) and bytecode caches written, and the
-median wall time is printed.
+median wall time is printed, with the median CPU time (user + system), which a loaded
+machine inflates less.
 The baseline, measured in the same run and the same way: an empty Python (``python -c
 pass``) and one that only imports click, the floor under any click command line.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -42,14 +44,18 @@ def commands() -> list[tuple[str, list[str]]]:
     ]
 
 
-def wall_seconds(argv: list[str], environment: dict[str, str]) -> float:
-    """Wall time of one run of ``argv``; a failing command stops the benchmark."""
+def timed_run(argv: list[str], environment: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one run of ``argv``; a failing command stops
+    the benchmark."""
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     completed = subprocess.run(argv, env=environment, capture_output=True, check=False)
-    elapsed = time.perf_counter() - start
+    wall = time.perf_counter() - start
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if completed.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed:\n{completed.stderr.decode()}")
-    return elapsed
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
+    return wall, cpu
 
 
 def main() -> None:
@@ -58,18 +64,23 @@ def main() -> None:
     arguments = parser.parse_args()
     environment = {key: value for key, value in os.environ.items() if key not in UNSET_VARIABLES}
     measured = commands()
-    times: dict[str, list[float]] = {label: [] for label, _argv in measured}
-    for _label, argv in measured:  # one untimed run each, so every file is in the page cache
-        wall_seconds(argv, environment)
+    walls: dict[str, list[float]] = {label: [] for label, _argv in measured}
+    cpus: dict[str, list[float]] = {label: [] for label, _argv in measured}
+    for _label, argv in measured:  # one untimed run each: page cache and bytecode caches
+        timed_run(argv, environment)
     for _run in range(arguments.runs):  # interleaved, so a burst of load hits all alike
         for label, argv in measured:
-            times[label].append(wall_seconds(argv, environment))
-    print(f"median wall time of {arguments.runs} runs (min-max), {os.cpu_count()} CPUs")
-    for label, samples in times.items():
-        median = statistics.median(samples)
+            wall, cpu = timed_run(argv, environment)
+            walls[label].append(wall)
+            cpus[label].append(cpu)
+    load = os.getloadavg()[0]
+    print(f"{arguments.runs} runs each, {os.cpu_count()} CPUs, load average {load:.1f}")
+    print(f"  {'command':<26} {'median wall':>11} {'(min-max)':>13} {'median CPU':>11}")
+    for label, samples in walls.items():
+        spread = f"({min(samples) * 1000:.0f}-{max(samples) * 1000:.0f})"
         print(
-            f"  {label:<26} {median * 1000:7.0f} ms"
-            f"  ({min(samples) * 1000:.0f}-{max(samples) * 1000:.0f})"
+            f"  {label:<26} {statistics.median(samples) * 1000:8.0f} ms {spread:>13}"
+            f" {statistics.median(cpus[label]) * 1000:8.0f} ms"
         )
 
 
