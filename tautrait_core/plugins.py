@@ -113,8 +113,9 @@ class PluginManager:
             if self.pm.get_plugin(entry_point.name) is not None:
                 continue
             dist = entry_point.dist
-            dist_name = dist.metadata["Name"] if dist is not None else "unknown-distribution"
-            version = dist.version if dist is not None else "?"
+            fields = dist.metadata if dist is not None else None  # parsed once: it is slow
+            dist_name = fields["Name"] if fields is not None else "unknown-distribution"
+            version = fields["Version"] if fields is not None else "?"
             try:
                 module = entry_point.load()
             except Exception as exc:  # a broken plugin must not break the CLI
