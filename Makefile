@@ -33,10 +33,12 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 
-# environment cost per episode and end-to-end throughput (figures printed, nothing asserted)
+# environment cost per episode, end-to-end throughput and start-up time (figures printed,
+# nothing asserted)
 bench: install
 	$(BIN)/python bench/env_cost.py
 	$(BIN)/python bench/throughput.py
+	$(BIN)/python bench/startup.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

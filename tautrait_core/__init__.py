@@ -77,6 +77,7 @@ if TYPE_CHECKING:
     from tautrait_core.llm.retries import retry_delay
     from tautrait_core.llm.usage import ModelCall, Usage
     from tautrait_core.plugins import get_plugin_manager, lookup
+    from tautrait_core.registrations import DeferredPart
     from tautrait_core.render.console import console, echo_json
     from tautrait_core.run.prepared import PreparedRun, prepare
     from tautrait_core.run.runner import RunReport, execute, run
@@ -170,6 +171,7 @@ _EXPORTS = {
     # plugins and errors
     "get_plugin_manager": "tautrait_core.plugins",
     "lookup": "tautrait_core.plugins",
+    "DeferredPart": "tautrait_core.registrations",
     "TautraitError": "tautrait_core.errors",
     "ConfigError": "tautrait_core.errors",
     "ContextWindowError": "tautrait_core.errors",
@@ -198,6 +200,7 @@ __all__ = [
     "Completion",
     "ConfigError",
     "ContextWindowError",
+    "DeferredPart",
     "Domain",
     "DomainLayout",
     "EnvAssertion",

@@ -12,6 +12,9 @@ that names both distributions and advises removing the plugin (never the core). 
 registered agent, user simulator or trait backend that is not a subclass of the core's base
 class is refused (a warning, and a :class:`PluginError` naming the distribution when the
 name is used); the other plugins' parts stay usable.
+
+A part may be registered as a :class:`DeferredPart` (its name and where it lives): listing
+commands then never import it, and it is loaded, checked and kept on first lookup.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from tautrait_core.errors import PluginError, UnknownNameError
 from tautrait_core.registrations import (
     CORE_DISTRIBUTION,
     LOAD_PLUGINS_ENV,
+    DeferredPart,
     LoadFailure,
     NameClash,
     PluginInfo,
@@ -109,8 +113,9 @@ class PluginManager:
             if self.pm.get_plugin(entry_point.name) is not None:
                 continue
             dist = entry_point.dist
-            dist_name = dist.metadata["Name"] if dist is not None else "unknown-distribution"
-            version = dist.version if dist is not None else "?"
+            fields = dist.metadata if dist is not None else None  # parsed once: it is slow
+            dist_name = fields["Name"] if fields is not None else "unknown-distribution"
+            version = fields["Version"] if fields is not None else "?"
             try:
                 module = entry_point.load()
             except Exception as exc:  # a broken plugin must not break the CLI
@@ -224,7 +229,37 @@ class PluginManager:
             raise self._clashes[kind][name].error()
         if name not in registry:
             raise UnknownNameError(kind.replace("_", " "), name, list(registry), hint)
-        return registry[name][0]
+        part, source = registry[name]
+        if isinstance(part, DeferredPart):
+            part = self._load_deferred(kind, part, source, hint)
+        return part
+
+    def _load_deferred(
+        self, kind: str, deferred: DeferredPart, source: Provenance, hint: str
+    ) -> Any:
+        """Load a part registered by name, checked as if its hook had registered it.
+
+        A part that fails to load is reported like a hook that raised and becomes unknown,
+        as it would have been had it been loaded when the registry was filled.
+        """
+        registry = self._registries[kind]
+        try:
+            part = deferred.load()
+        except Exception as exc:  # a broken plugin must not break the others
+            registry.pop(deferred.name)
+            self._hook_failed(source.plugin, REGISTRY_HOOKS[kind], exc)
+            raise UnknownNameError(
+                kind.replace("_", " "), deferred.name, list(registry), hint
+            ) from exc
+        if getattr(part, "name", None) != deferred.name:
+            problem = f"is named {getattr(part, 'name', None)!r} once loaded"
+        else:
+            problem = nonconformity(kind, part)
+        if problem:
+            self.refuse(kind, deferred.name, source, problem)
+            raise self.refused[(kind, deferred.name)]
+        registry[deferred.name] = (part, source)
+        return part
 
     def source(self, kind: str, name: str) -> Provenance:
         """Which distribution registered ``name``."""

@@ -1,11 +1,13 @@
 """What the plugin manager records about plugins, and the checks a registered part passes.
 
 Provenance (which distribution supplied a part), plugins that failed to load, names that two
-plugins register, and whether a registered class subclasses the core base class of its kind.
+plugins register, whether a registered class subclasses the core base class of its kind, and
+parts registered by name whose import waits until a command uses them.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +90,34 @@ class NameClash:
         )
 
 
+@dataclass(frozen=True)
+class DeferredPart:
+    """A part registered by its name and where it lives, imported when a command uses it.
+
+    Listing commands (``tautrait plugins``, the names in an error) need only the name, so a
+    plugin that registers ``DeferredPart("clinic", "tautrait_clinic.domain:build_domain",
+    build=True)`` costs nothing until the part is looked up. The part is then loaded and
+    checked as an eagerly registered one would be, and must carry the same ``name``.
+    """
+
+    name: str
+    target: str
+    """``"module:attribute"``: the part itself (a class), or with ``build``, a function
+    without arguments that returns it (a :class:`~tautrait_core.Domain`)."""
+    build: bool = False
+
+    def __post_init__(self) -> None:
+        module_name, _, attribute = self.target.partition(":")
+        if not module_name or not attribute:
+            raise ValueError(f"deferred part target {self.target!r} is not 'module:attribute'")
+
+    def load(self) -> Any:
+        """Import the part (and build it, with ``build``)."""
+        module_name, _, attribute = self.target.partition(":")
+        value = getattr(importlib.import_module(module_name), attribute)
+        return value() if self.build else value
+
+
 # registry kind -> (module, class): agents, users and trait backends register subclasses of
 # the class, run options register instances of it
 REGISTRY_BASES = {
@@ -102,8 +132,8 @@ def nonconformity(kind: str, part: Any) -> str | None:
     """Why ``part`` may not be registered as a ``kind`` (``None``: it may)."""
     if kind not in REGISTRY_BASES:
         return None
-    import importlib
-
+    if isinstance(part, DeferredPart) and kind != "run_option":
+        return None  # checked when it is loaded; run options are read as soon as registered
     module, class_name = REGISTRY_BASES[kind]
     base = getattr(importlib.import_module(module), class_name)
     public = f"tautrait_core.{class_name}"

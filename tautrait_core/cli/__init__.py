@@ -1,14 +1,14 @@
 """The ``tautrait`` command line. Thin: parse options, call the library, print.
 
-Commands live in small modules that attach themselves to the root group; heavy modules
-(SQLModel, litellm, domains) are imported inside the commands that need them, so
-``tautrait --help`` starts quickly.
+Commands live in small modules that attach themselves to the root group; a command's module
+is imported only when that command runs or help lists it (``root.COMMAND_MODULES``), and
+heavy modules (SQLModel, litellm, domains) are imported inside the commands that need them,
+so the command line starts quickly.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import sys
 import warnings
 from typing import Any
@@ -17,24 +17,7 @@ import click
 
 from tautrait_core.cli.root import cli
 
-COMMAND_MODULES = (
-    "tautrait_core.cli.run",
-    "tautrait_core.cli.results",
-    "tautrait_core.cli.reports",
-    "tautrait_core.cli.keys",
-    "tautrait_core.cli.check",
-    "tautrait_core.cli.new",
-    "tautrait_core.cli.play",
-    "tautrait_core.cli.rescore",
-    "tautrait_core.cli.sweep",
-    "tautrait_core.cli.traits",
-    "tautrait_core.cli.serve",
-    "tautrait_core.cli.cache",
-)
 UPSTREAM_MULTI_VALUE = ("--task-ids",)
-
-for _module in COMMAND_MODULES:
-    importlib.import_module(_module)
 
 __all__ = ["cli", "main"]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,21 +14,29 @@ from tautrait_core.errors import TautraitError
 
 
 def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call into the library, turning its typed errors into CLI errors."""
-    from pydantic import ValidationError
-
+    """Call into the library, turning its typed errors (and invalid settings) into CLI
+    errors."""
     try:
         return function(*args, **kwargs)
     except TautraitError as exc:
         from tautrait_core.llm.keys import redact
 
         raise click.ClickException(redact(str(exc))) from exc
-    except ValidationError as exc:
+    except Exception as exc:
+        if not is_validation_error(exc):
+            raise
         problems = "; ".join(
             f"{'.'.join(str(p) for p in error['loc']) or 'value'}: {error['msg']}"
             for error in exc.errors()
         )
         raise click.ClickException(f"invalid settings: {problems}") from exc
+
+
+def is_validation_error(exc: Exception) -> bool:
+    """Whether ``exc`` is pydantic's ``ValidationError``, without importing pydantic: a
+    command that never imported it cannot have raised one."""
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(exc, pydantic.ValidationError)
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -112,7 +122,67 @@ def max_cost_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., A
     )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+COMMAND_MODULES = {
+    "cache": "tautrait_core.cli.cache",
+    "check": "tautrait_core.cli.check",
+    "compare": "tautrait_core.cli.reports",
+    "diagnose": "tautrait_core.cli.reports",
+    "export": "tautrait_core.cli.results",
+    "import": "tautrait_core.cli.results",
+    "import-results": "tautrait_core.cli.reports",
+    "keys": "tautrait_core.cli.keys",
+    "new": "tautrait_core.cli.new",
+    "play": "tautrait_core.cli.play",
+    "plugins": "tautrait_core.cli.results",
+    "report": "tautrait_core.cli.reports",
+    "rescore": "tautrait_core.cli.rescore",
+    "run": "tautrait_core.cli.run",
+    "runs": "tautrait_core.cli.results",
+    "serve-scripted": "tautrait_core.cli.serve",
+    "show": "tautrait_core.cli.reports",
+    "sweep": "tautrait_core.cli.sweep",
+    "tasks": "tautrait_core.cli.results",
+    "traits": "tautrait_core.cli.traits",
+}
+"""Each core command and the module whose ``@cli.command`` adds it to the root group."""
+
+
+class LazyCommands(dict[str, click.Command]):
+    """The root group's commands: looking up a core command that is not there yet imports
+    its module (:data:`COMMAND_MODULES`), whose decorators add it, so a command starts
+    without importing the others."""
+
+    def __missing__(self, name: str) -> click.Command:
+        module = COMMAND_MODULES.get(name)
+        if module is None:
+            raise KeyError(name)
+        importlib.import_module(module)
+        return dict.__getitem__(self, name)
+
+
+class RootGroup(click.Group):
+    """The ``tautrait`` group: core commands load on first use, plugin commands as added."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands: dict[str, click.Command] = LazyCommands(self.commands)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, core and plugin, without importing any command module."""
+        return sorted({*self.commands, *COMMAND_MODULES})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command, its module imported first if it is a core command not loaded yet."""
+        try:
+            return self.commands[cmd_name]
+        except KeyError:
+            return None
+
+
+@click.group(
+    cls=RootGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(package_name="tautrait-core", prog_name="tautrait")
 def cli() -> None:
     """Evaluate tool-using agents against simulated users with personality traits.

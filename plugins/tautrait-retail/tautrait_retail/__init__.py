@@ -1,11 +1,11 @@
 """The retail domain plugin for tautrait.
 
 Importing this module is cheap: the CLI loads it on every start. The domain (tables,
-tools, data) is built only when the hook runs.
+tools, data) is built only when a command uses the domain.
 """
 
 from __future__ import annotations
 
 from tautrait_core import domain_hook
 
-register_domains = domain_hook("tautrait_retail.domain:build_domain")
+register_domains = domain_hook("tautrait_retail.domain:build_domain", name="retail")

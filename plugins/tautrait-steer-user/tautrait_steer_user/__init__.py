@@ -11,9 +11,9 @@ This module is imported on every start of ``tautrait``, so it imports nothing he
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from tautrait_core import RunOption, hookimpl
+from tautrait_core import DeferredPart, RunOption, hookimpl
 
 if TYPE_CHECKING:
     import click
@@ -33,10 +33,8 @@ def register_run_options(register: Callable[[RunOption], None]) -> None:
 
 
 @hookimpl
-def register_trait_backends(register: Callable[[type[Any]], None]) -> None:
-    from tautrait_steer_user.backend import SteerTraitBackend
-
-    register(SteerTraitBackend)
+def register_trait_backends(register: Callable[[DeferredPart], None]) -> None:
+    register(DeferredPart("steer", "tautrait_steer_user.backend:SteerTraitBackend"))
 
 
 @hookimpl

@@ -1,27 +1,23 @@
 """Built-in agent strategies, registered through the same hook as third-party plugins.
 
-The classes are imported only when the registry is needed.
+Each is registered by name and imported only when a command uses it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from tautrait_core.hookspecs import hookimpl
+from tautrait_core.registrations import DeferredPart
+
+AGENTS = "tautrait_core.builtin.agents"
 
 
 @hookimpl
-def register_agents(register: Callable[[type[Any]], None]) -> None:
-    from tautrait_core.builtin.agents.few_shot import FewShotAgent
-    from tautrait_core.builtin.agents.oracle import OracleAgent
-    from tautrait_core.builtin.agents.text_action import ActAgent, ReActAgent
-    from tautrait_core.builtin.agents.tool_calling import ToolCallingAgent
-    from tautrait_core.builtin.human import HumanAgent
-
-    register(OracleAgent)
-    register(ToolCallingAgent)
-    register(ActAgent)
-    register(ReActAgent)
-    register(FewShotAgent)
-    register(HumanAgent)
+def register_agents(register: Callable[[DeferredPart], None]) -> None:
+    register(DeferredPart("oracle", f"{AGENTS}.oracle:OracleAgent"))
+    register(DeferredPart("tool-calling", f"{AGENTS}.tool_calling:ToolCallingAgent"))
+    register(DeferredPart("act", f"{AGENTS}.text_action:ActAgent"))
+    register(DeferredPart("react", f"{AGENTS}.text_action:ReActAgent"))
+    register(DeferredPart("few-shot", f"{AGENTS}.few_shot:FewShotAgent"))
+    register(DeferredPart("human", "tautrait_core.builtin.human:HumanAgent"))

@@ -1,0 +1,84 @@
+"""What starting the command line imports, with every bundled plugin installed.
+
+Start-up time is measured by ``bench/startup.py``; these tests hold what keeps it short:
+listing commands and help never import the model client, the database layer, the
+template engine or a domain, and a command imports only its own module.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+
+from tautrait_core.cli import cli
+from tautrait_core.cli.root import COMMAND_MODULES
+
+HEAVY = ("litellm", "sqlalchemy", "sqlmodel", "pydantic", "jinja2", "torch", "httpx")
+"""Modules that no listing command or help needs."""
+
+
+def imported_by(*arguments: str) -> tuple[set[str], str]:
+    """The modules a ``tautrait`` process had imported when it exited, and its stdout."""
+    probe = (
+        "import json, sys\n"
+        "from tautrait_core.cli import main\n"
+        f"try:\n    main({list(arguments)!r})\n"
+        "except SystemExit:\n    pass\n"
+        "print('\\nMODULES ' + json.dumps(sorted(sys.modules)))\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "TAUTRAIT_LOAD_PLUGINS"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=environment
+    )
+    output, _, modules = done.stdout.rpartition("\nMODULES ")
+    assert modules, done.stdout + done.stderr
+    return set(json.loads(modules)), output
+
+
+def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(name for name in names if name in modules)
+
+
+def test_help_imports_nothing_heavy_and_lists_every_command() -> None:
+    modules, output = imported_by("--help")
+    assert loaded(modules, (*HEAVY, "rich")) == []
+    for command in [*COMMAND_MODULES, "steer"]:
+        assert f"\n  {command} " in output, command
+
+
+def test_plugins_lists_every_domain_without_building_one() -> None:
+    modules, output = imported_by("plugins", "--json")
+    assert loaded(modules, HEAVY) == []
+    listing = {plugin["name"]: plugin["registers"] for plugin in json.loads(output)}
+    for domain in ("airline", "retail", "telecom", "telehealth"):
+        assert listing[domain] == {"domain": [domain]}
+        assert f"tautrait_{domain}.domain" not in modules
+    assert "oracle" in listing["tautrait_core.builtin.agents"]["agent"]
+    assert listing["steer"]["trait_backend"] == ["steer"]
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    modules, output = imported_by("run", "--help")
+    assert "--steer-endpoint" in output  # plugin options are still there
+    assert loaded(modules, HEAVY) == []
+    command_modules = {module for module in COMMAND_MODULES.values() if module in modules}
+    assert command_modules == {"tautrait_core.cli.run"}
+
+
+def test_every_core_command_is_in_the_table_of_command_modules() -> None:
+    for module in set(COMMAND_MODULES.values()):
+        importlib.import_module(module)
+    core = {
+        name: command.callback.__module__
+        for name, command in cli.commands.items()
+        if command.callback is not None and command.callback.__module__.startswith("tautrait_core")
+    }
+    assert core == COMMAND_MODULES
+
+
+def test_a_command_is_found_before_its_module_is_imported() -> None:
+    assert cli.commands["run"].name == "run"
+    assert "run" in cli.list_commands(None)  # type: ignore[arg-type]
