@@ -82,3 +82,19 @@ def test_every_core_command_is_in_the_table_of_command_modules() -> None:
 def test_a_command_is_found_before_its_module_is_imported() -> None:
     assert cli.commands["run"].name == "run"
     assert "run" in cli.list_commands(None)  # type: ignore[arg-type]
+
+
+def test_a_plugin_command_keeps_its_name_when_a_core_module_loads_later() -> None:
+    """A plugin's command named like a core command wins even when another command later
+    imports that core command's module (``sweep`` imports ``run``'s)."""
+    probe = (
+        "import click\n"
+        "from tautrait_core.cli import cli\n"
+        "@click.command('run')\n"
+        "def plugin_run():\n    'From a plugin.'\n"
+        "cli.add_command(plugin_run)\n"
+        "import tautrait_core.cli.sweep\n"
+        "print(cli.commands['run'].help, cli.commands['sweep'].name)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.split() == ["From", "a", "plugin.", "sweep"], done.stderr

@@ -167,6 +167,16 @@ class RootGroup(click.Group):
         super().__init__(*args, **kwargs)
         self.commands: dict[str, click.Command] = LazyCommands(self.commands)
 
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        """Add ``cmd``; a core command loaded late never replaces a plugin's command of the
+        same name (plugins win, whatever was imported first)."""
+        name = name or cmd.name
+        existing = dict.get(self.commands, name) if name else None
+        module = getattr(cmd.callback, "__module__", "")
+        if existing is not None and module in COMMAND_MODULES.values():
+            return
+        super().add_command(cmd, name)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, core and plugin, without importing any command module."""
         return sorted({*self.commands, *COMMAND_MODULES})
