@@ -2,7 +2,8 @@
 
 Upstream's ``load_data`` reads ``data/<collection>.json`` for each collection of a domain;
 a domain plugin reads the same files for its built-in database (and for upstream's own
-data in compatibility tests), and its generator writes them.
+data in compatibility tests), and its generator writes them. :class:`UpstreamCodec` is the
+base of a domain's upstream codec that reads such a folder.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 
 def read_collections(
@@ -63,6 +64,36 @@ def upstream_collection(
         expected = "an object" if kind is dict else "a list"
         raise ValueError(f"{domain} data: {name} must be {expected}, not {type(value).__name__}")
     return value
+
+
+class UpstreamCodec:
+    """Base of a domain's upstream codec (a :class:`~tautrait_core.UpstreamFormat`) whose
+    data is one ``<collection>.json`` file per collection.
+
+    A subclass names its ``domain`` and ``collections`` (and ``optional_collections``, if
+    any) and writes ``to_rows`` and ``export``; :meth:`read_data` and :meth:`collection`
+    come from here.
+    """
+
+    domain: ClassVar[str]
+    """The domain name, for error messages."""
+    collections: ClassVar[Iterable[str]]
+    """The collection names, in upstream's order."""
+    optional_collections: ClassVar[Mapping[str, Any]] = {}
+    """Collections whose file may be missing, with the value upstream uses instead."""
+
+    def read_data(self, folder: Path) -> dict[str, Any]:
+        """Read ``folder/<collection>.json`` for every collection (see
+        :func:`read_collections`)."""
+        return read_collections(
+            folder, self.collections, domain=self.domain, optional=self.optional_collections
+        )
+
+    def collection(
+        self, data: Mapping[str, Any], name: str, kind: type[dict] | type[list] = dict
+    ) -> Any:
+        """``data[name]``, checked to be an object or a list (see :func:`upstream_collection`)."""
+        return upstream_collection(data, name, domain=self.domain, kind=kind)
 
 
 def write_collections(folder: Path, data: Mapping[str, Any]) -> list[Path]:
