@@ -110,10 +110,11 @@ def write_collections(folder: Path, data: Mapping[str, Any]) -> list[Path]:
 
 
 def write_data_command(
-    write: Callable[[Path], list[Path]], package: Path, argv: list[str] | None = None
+    generate: Callable[[], Mapping[str, Any]], package: Path, argv: list[str] | None = None
 ) -> list[Path]:
     """The command line of a domain's data generator, ``python -m PACKAGE.datagen [FOLDER]``:
-    ``write`` the data into FOLDER (``argv``, by default ``sys.argv``), else into the
-    package's ``data/``; return the paths written."""
+    write the collections ``generate`` returns (see :func:`write_collections`) into FOLDER
+    (``argv``, by default ``sys.argv``), else into the package's ``data/``; return the paths
+    written."""
     args = sys.argv[1:] if argv is None else argv
-    return write(Path(args[0]) if args else package / "data")
+    return write_collections(Path(args[0]) if args else package / "data", generate())
