@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-from sqlmodel import JSON, Field
+from sqlmodel import JSON, Field, SQLModel
 
 from tautrait_core import (
     JSONValue,
@@ -124,8 +125,14 @@ class DemoCodec(UpstreamCodec):
     collections = ("b", "a", "c")
     optional_collections: ClassVar[dict[str, Any]] = {"c": {}}
 
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
+        yield Gadget(gadget_id=json.dumps(data["c"]), position=0)
 
-def test_an_upstream_codec_reads_its_collections_and_names_its_domain(tmp_path: Path) -> None:
+    def export(self, db: Any) -> dict[str, Any]:
+        return {}
+
+
+def test_an_upstream_codec_reads_its_collections_and_fills_optional_ones(tmp_path: Path) -> None:
     (tmp_path / "b.json").write_text("[2]")
     (tmp_path / "a.json").write_text('{"y": 1}')
     data = DemoCodec().read_data(tmp_path)
@@ -133,6 +140,7 @@ def test_an_upstream_codec_reads_its_collections_and_names_its_domain(tmp_path: 
     assert DemoCodec().collection(data, "b", list) == [2]
     with pytest.raises(ValueError, match="demo data: b must be an object, not list"):
         DemoCodec().collection(data, "b")
+    assert DemoCodec().to_rows({"a": {}, "b": []})[0].gadget_id == "{}"
     (tmp_path / "b.json").unlink()
     with pytest.raises(FileNotFoundError, match=r"demo data file .*b\.json is missing"):
         DemoCodec().read_data(tmp_path)

@@ -11,9 +11,13 @@ from __future__ import annotations
 import copy
 import json
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from sqlmodel import SQLModel
 
 
 def read_collections(
@@ -66,13 +70,13 @@ def upstream_collection(
     return value
 
 
-class UpstreamCodec:
+class UpstreamCodec(ABC):
     """Base of a domain's upstream codec (a :class:`~tautrait_core.UpstreamFormat`) whose
     data is one ``<collection>.json`` file per collection.
 
     A subclass names its ``domain`` and ``collections`` (and ``optional_collections``, if
-    any) and writes ``to_rows`` and ``export``; :meth:`read_data` and :meth:`collection`
-    come from here.
+    any) and writes :meth:`rows` and :meth:`export`; :meth:`read_data`, :meth:`to_rows`
+    and :meth:`collection` come from here.
     """
 
     domain: ClassVar[str]
@@ -94,6 +98,20 @@ class UpstreamCodec:
     ) -> Any:
         """``data[name]``, checked to be an object or a list (see :func:`upstream_collection`)."""
         return upstream_collection(data, name, domain=self.domain, kind=kind)
+
+    def to_rows(self, data: Mapping[str, Any]) -> list[SQLModel]:
+        """The table rows for upstream ``data`` (an optional collection it lacks counts as
+        the value upstream uses instead)."""
+        return list(self.rows({**self.optional_collections, **data}))
+
+    @abstractmethod
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
+        """The table rows for upstream ``data``, which holds every collection."""
+
+    @abstractmethod
+    def export(self, db: Any) -> dict[str, Any]:
+        """The episode database ``db`` as upstream's dict of collections, in upstream
+        order (key order included)."""
 
 
 def write_collections(folder: Path, data: Mapping[str, Any]) -> list[Path]:

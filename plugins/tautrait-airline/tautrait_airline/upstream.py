@@ -9,7 +9,7 @@ table rows and rebuilds it exactly from an episode database, so that
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sqlmodel import SQLModel, select
@@ -35,10 +35,6 @@ class AirlineUpstream(UpstreamCodec):
     domain = "airline"
     collections = COLLECTIONS
 
-    def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
-        """Table rows for upstream data (a dict of the three collections)."""
-        return list(self._rows(data))
-
     def export(self, db: Any) -> dict[str, Any]:
         """The episode database as upstream's dict of collections, in upstream order.
 
@@ -58,7 +54,8 @@ class AirlineUpstream(UpstreamCodec):
         users = {row.user_id: user_record(row) for row in _plain_rows(db, User)}
         return {"flights": flights, "reservations": reservations, "users": users}
 
-    def _rows(self, data: dict[str, Any]) -> Iterator[SQLModel]:
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
+        """Table rows for upstream data (a dict of the three collections)."""
         flights = self.collection(data, "flights")
         for position, (key, record) in enumerate(flights.items()):
             check_record_id("flights", key, record, "flight_number")

@@ -11,7 +11,7 @@ else is refused with a ``ValueError`` rather than silently reshaped.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any
 
@@ -41,13 +41,14 @@ class RetailUpstream(UpstreamCodec):
     domain = "retail"
     collections = COLLECTIONS
 
-    def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
         """Table rows for upstream data (a dict of the three collections)."""
         products, variants = _catalog_rows(self.collection(data, "products"))
         catalog = Catalog(products, variants)
-        users = list(_user_rows(self.collection(data, "users")))
-        orders = list(_order_rows(self.collection(data, "orders"), catalog))
-        return [*products, *variants, *users, *orders]
+        yield from products
+        yield from variants
+        yield from _user_rows(self.collection(data, "users"))
+        yield from _order_rows(self.collection(data, "orders"), catalog)
 
     def export(self, db: Any) -> dict[str, Any]:
         """The episode database as upstream's dict of collections."""

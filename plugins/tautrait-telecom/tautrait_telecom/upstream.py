@@ -8,7 +8,7 @@ upstream's data hash and a tool's ``json.dumps`` of a record matches upstream's 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sqlmodel import SQLModel, select
@@ -40,10 +40,6 @@ class TelecomUpstream(UpstreamCodec):
     domain = "telecom"
     collections = COLLECTIONS
 
-    def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
-        """Table rows for upstream data (a dict of the five collections)."""
-        return list(self._rows(data))
-
     def export(self, db: Any) -> dict[str, Any]:
         """The episode database as upstream's dict of collections, in upstream order."""
         data: dict[str, Any] = {}
@@ -53,7 +49,8 @@ class TelecomUpstream(UpstreamCodec):
             data[name] = {getattr(row, key): row.to_record() for row in rows}
         return data
 
-    def _rows(self, data: dict[str, Any]) -> Iterator[SQLModel]:
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
+        """Table rows for upstream data (a dict of the five collections)."""
         for name, model in COLLECTIONS.items():
             collection = self.collection(data, name)
             id_field = RECORD_IDS.get(name)

@@ -9,7 +9,7 @@ episode database, so ``upstream_hash(export(db))`` equals upstream's data hash.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sqlmodel import SQLModel, select
@@ -70,10 +70,6 @@ class TelehealthUpstream(UpstreamCodec):
     collections = COLLECTIONS
     optional_collections = OPTIONAL_COLLECTIONS
 
-    def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
-        """Table rows for upstream data (a dict of the nine collections)."""
-        return list(self._rows({**OPTIONAL_COLLECTIONS, **data}))
-
     def export(self, db: Any) -> dict[str, Any]:
         """The episode database as upstream's dict of collections, in upstream order."""
         data: dict[str, Any] = {}
@@ -92,7 +88,8 @@ class TelehealthUpstream(UpstreamCodec):
                 data[name] = {row.drug: copy.deepcopy(row.interactions) for row in rows}
         return data
 
-    def _rows(self, data: dict[str, Any]) -> Iterator[SQLModel]:
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
+        """Table rows for upstream data (a dict of the nine collections)."""
         for name, model in KEYED_RECORDS.items():
             key_field = _id_column(model)
             for position, (key, record) in enumerate(self.collection(data, name).items()):
