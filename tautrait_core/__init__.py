@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from tautrait_core.analysis.rescore import rescore
     from tautrait_core.cli.root import json_option, library_call, open_store, results_db_option
     from tautrait_core.compat.data_files import (
+        UpstreamCodec,
         read_collections,
         upstream_collection,
         write_collections,
@@ -128,6 +129,7 @@ _EXPORTS = {
     "JSONValue": "tautrait_core.compat.records",
     "RecordRow": "tautrait_core.compat.records",
     "read_collections": "tautrait_core.compat.data_files",
+    "UpstreamCodec": "tautrait_core.compat.data_files",
     "upstream_collection": "tautrait_core.compat.data_files",
     "write_collections": "tautrait_core.compat.data_files",
     "write_data_command": "tautrait_core.compat.data_files",
@@ -241,6 +243,7 @@ __all__ = [
     "TraitMix",
     "UnknownNameError",
     "UpstreamBaseline",
+    "UpstreamCodec",
     "UpstreamFormat",
     "Usage",
     "UserSimulator",

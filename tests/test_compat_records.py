@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
-from sqlmodel import JSON, Field
+from sqlmodel import JSON, Field, SQLModel
 
 from tautrait_core import (
     JSONValue,
     RecordRow,
     StateTemplate,
+    UpstreamCodec,
     check_record_id,
     check_record_keys,
     read_collections,
@@ -116,6 +118,32 @@ def test_upstream_collection_checks_the_kind() -> None:
         upstream_collection({"a": []}, "a", domain="demo")
     with pytest.raises(ValueError, match="demo data: b must be a list, not NoneType"):
         upstream_collection({}, "b", domain="demo", kind=list)
+
+
+class DemoCodec(UpstreamCodec):
+    domain = "demo"
+    collections = ("b", "a", "c")
+    optional_collections: ClassVar[dict[str, Any]] = {"c": {}}
+
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
+        yield Gadget(gadget_id=json.dumps(data["c"]), position=0)
+
+    def export(self, db: Any) -> dict[str, Any]:
+        return {}
+
+
+def test_an_upstream_codec_reads_its_collections_and_fills_optional_ones(tmp_path: Path) -> None:
+    (tmp_path / "b.json").write_text("[2]")
+    (tmp_path / "a.json").write_text('{"y": 1}')
+    data = DemoCodec().read_data(tmp_path)
+    assert json.dumps(data) == '{"b": [2], "a": {"y": 1}, "c": {}}'
+    assert DemoCodec().collection(data, "b", list) == [2]
+    with pytest.raises(ValueError, match="demo data: b must be an object, not list"):
+        DemoCodec().collection(data, "b")
+    assert DemoCodec().to_rows({"a": {}, "b": []})[0].gadget_id == "{}"
+    (tmp_path / "b.json").unlink()
+    with pytest.raises(FileNotFoundError, match=r"demo data file .*b\.json is missing"):
+        DemoCodec().read_data(tmp_path)
 
 
 def test_check_record_keys_wants_exact_keys_in_order() -> None:

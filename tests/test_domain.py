@@ -135,3 +135,21 @@ def test_annotated_constraints_reach_validation_and_the_schema() -> None:
     assert refund.invoke(None, {"amount": 5, "express": True}) == "5:True"
     assert refund.invoke(None, {"amount": 0, "express": True}).startswith("Error: ")
     assert refund.invoke(None, {"amount": 5, "express": "true"}).startswith("Error: ")
+
+
+def test_write_tools_are_the_tools_marked_as_writing_unless_the_domain_lists_them() -> None:
+    from tautrait_core import Domain
+
+    @tool(writes=True)
+    def refund(db: object, order_id: str) -> str:
+        """Refund an order."""
+        return "refunded"
+
+    tools = [lookup, refund, cancel_order]
+    assert (refund.writes, lookup.writes) == (True, False)
+    marked = Domain(name="shop", policy="", tables=[], seed_data=list, tools=tools)
+    assert list(marked.write_tools) == ["refund"]
+    listed = Domain(
+        name="shop", policy="", tables=[], seed_data=list, tools=tools, write_tools=["cancel"]
+    )
+    assert list(listed.write_tools) == ["cancel"]

@@ -45,7 +45,7 @@ def test_the_scaffold_has_the_layout_and_commits_its_generator_output(tmp_path: 
     assert spec is not None and spec.loader is not None
     datagen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(datagen)
-    written = datagen.write(tmp_path / "regenerated")
+    written = datagen.main([str(tmp_path / "regenerated")])
     committed = sorted(path.name for path in (package / "data").glob("*.json"))
     assert sorted(path.name for path in written) == committed
     for path in written:

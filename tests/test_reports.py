@@ -12,7 +12,7 @@ from tautrait_core.analysis.metrics import pass_hat_k_intervals, percentile_inte
 from tautrait_core.cli import cli
 from tautrait_core.store import migrations
 from tautrait_core.store.results import ResultStore
-from tautrait_core.store.tables import DiagnosisRecord
+from tautrait_core.store.tables import DiagnosisRecord, TraitRatingRecord
 from tests.test_reports_fixtures import episode, results_store, store_run
 
 
@@ -138,3 +138,40 @@ def test_migrations_upgrade_an_older_database(tmp_path, monkeypatch) -> None:
     assert names == [name for name, _ in migrations.MIGRATIONS]
     assert names[2:4] == ["m003_diagnoses", "m004_episode_date"]
     assert upgraded.diagnoses("nothing") == []
+
+
+def test_saving_again_replaces_the_diagnosis_or_rating_of_the_same_episode_turn_and_judge() -> None:
+    store = results_store()
+    run = store_run(store, {0: ["fail"]})
+    for explanation in ("First look.", "Second look."):
+        store.save_diagnosis(
+            DiagnosisRecord(
+                run_id=run.id,
+                task_id=0,
+                trial=0,
+                fault="agent",
+                fault_type="other",
+                explanation=explanation,
+                model="judge",
+            )
+        )
+    assert [d.explanation for d in store.diagnoses(run.id)] == ["Second look."]
+    assert store.diagnoses(run.id)[0].created_at
+
+    def rating(value: int, model: str) -> TraitRatingRecord:
+        return TraitRatingRecord(
+            run_id=run.id,
+            task_id=0,
+            trial=0,
+            turn=1,
+            turns=3,
+            trait="impatience",
+            rating=value,
+            reason="",
+            model=model,
+        )
+
+    store.save_trait_ratings([rating(0, "judge"), rating(1, "other judge")])
+    store.save_trait_ratings([rating(2, "judge")])
+    kept = {(r.model, r.rating) for r in store.trait_ratings(run.id)}
+    assert kept == {("judge", 2), ("other judge", 1)}

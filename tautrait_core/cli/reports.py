@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
+from tautrait_core.cli.root import (
+    cli,
+    concurrency_option,
+    json_option,
+    library_call,
+    open_store,
+    results_db_option,
+)
 from tautrait_core.render.console import console, echo_json, format_cost
 
 if TYPE_CHECKING:
@@ -262,13 +269,7 @@ def _id_list(ids: list[int]) -> str:
 @click.argument("run_id")
 @click.option("--model", required=True, help="litellm model name of the judge.")
 @click.option("--api-base", default=None, help="OpenAI-compatible server for the judge.")
-@click.option(
-    "--concurrency",
-    type=click.IntRange(min=1),
-    default=4,
-    show_default=True,
-    help="Episodes diagnosed at once.",
-)
+@concurrency_option("Episodes diagnosed at once.")
 @click.option("--limit", type=click.IntRange(min=1), default=None, help="Diagnose at most N.")
 @click.option("--redo", is_flag=True, help="Diagnose again episodes that have a diagnosis.")
 @results_db_option

@@ -15,7 +15,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from tautrait_core.cli.root import cli, library_call
+from tautrait_core.cli.root import cli, library_call, max_cost_option
 from tautrait_core.render.console import console, echo_json, print_metrics
 
 PLUGIN_OPTION_PREFIX = "plugin__"
@@ -179,12 +179,7 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
     show_default=True,
     help="Seconds one model request may take.",
 )
-@click.option(
-    "--max-cost",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Stop starting episodes once the run has spent this many dollars.",
-)
+@max_cost_option("Stop starting episodes once the run has spent this many dollars.")
 @click.option(
     "--cache", is_flag=True, default=False, help="Reuse stored answers to identical model requests."
 )

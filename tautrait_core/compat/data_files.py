@@ -2,7 +2,8 @@
 
 Upstream's ``load_data`` reads ``data/<collection>.json`` for each collection of a domain;
 a domain plugin reads the same files for its built-in database (and for upstream's own
-data in compatibility tests), and its generator writes them.
+data in compatibility tests), and its generator writes them. :class:`UpstreamCodec` is the
+base of a domain's upstream codec that reads such a folder.
 """
 
 from __future__ import annotations
@@ -10,9 +11,13 @@ from __future__ import annotations
 import copy
 import json
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from sqlmodel import SQLModel
 
 
 def read_collections(
@@ -65,6 +70,50 @@ def upstream_collection(
     return value
 
 
+class UpstreamCodec(ABC):
+    """Base of a domain's upstream codec (a :class:`~tautrait_core.UpstreamFormat`) whose
+    data is one ``<collection>.json`` file per collection.
+
+    A subclass names its ``domain`` and ``collections`` (and ``optional_collections``, if
+    any) and writes :meth:`rows` and :meth:`export`; :meth:`read_data`, :meth:`to_rows`
+    and :meth:`collection` come from here.
+    """
+
+    domain: ClassVar[str]
+    """The domain name, for error messages."""
+    collections: ClassVar[Iterable[str]]
+    """The collection names, in upstream's order."""
+    optional_collections: ClassVar[Mapping[str, Any]] = {}
+    """Collections whose file may be missing, with the value upstream uses instead."""
+
+    def read_data(self, folder: Path) -> dict[str, Any]:
+        """Read ``folder/<collection>.json`` for every collection (see
+        :func:`read_collections`)."""
+        return read_collections(
+            folder, self.collections, domain=self.domain, optional=self.optional_collections
+        )
+
+    def collection(
+        self, data: Mapping[str, Any], name: str, kind: type[dict] | type[list] = dict
+    ) -> Any:
+        """``data[name]``, checked to be an object or a list (see :func:`upstream_collection`)."""
+        return upstream_collection(data, name, domain=self.domain, kind=kind)
+
+    def to_rows(self, data: Mapping[str, Any]) -> list[SQLModel]:
+        """The table rows for upstream ``data`` (an optional collection it lacks counts as
+        the value upstream uses instead)."""
+        return list(self.rows({**self.optional_collections, **data}))
+
+    @abstractmethod
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
+        """The table rows for upstream ``data``, which holds every collection."""
+
+    @abstractmethod
+    def export(self, db: Any) -> dict[str, Any]:
+        """The episode database ``db`` as upstream's dict of collections, in upstream
+        order (key order included)."""
+
+
 def write_collections(folder: Path, data: Mapping[str, Any]) -> list[Path]:
     """Write each collection as ``folder/<name>.json`` (two-space indent, UTF-8 text, a
     final newline: the form of the committed data files); return the paths in order."""
@@ -79,10 +128,11 @@ def write_collections(folder: Path, data: Mapping[str, Any]) -> list[Path]:
 
 
 def write_data_command(
-    write: Callable[[Path], list[Path]], package: Path, argv: list[str] | None = None
+    generate: Callable[[], Mapping[str, Any]], package: Path, argv: list[str] | None = None
 ) -> list[Path]:
     """The command line of a domain's data generator, ``python -m PACKAGE.datagen [FOLDER]``:
-    ``write`` the data into FOLDER (``argv``, by default ``sys.argv``), else into the
-    package's ``data/``; return the paths written."""
+    write the collections ``generate`` returns (see :func:`write_collections`) into FOLDER
+    (``argv``, by default ``sys.argv``), else into the package's ``data/``; return the paths
+    written."""
     args = sys.argv[1:] if argv is None else argv
-    return write(Path(args[0]) if args else package / "data")
+    return write_collections(Path(args[0]) if args else package / "data", generate())

@@ -65,7 +65,9 @@ class Domain:
         user_table: The table whose primary key is a task's ``user_id`` (for
             ``tautrait check``).
         write_tools: Tools that change the database (for ``tautrait check``; in-place JSON
-            edits are written after these tools run, or after every tool when empty).
+            edits are written after these tools run, or after every tool when empty). By
+            default the names of the tools marked ``@tool(writes=True)``; a non-empty list
+            given here wins over the marks.
         error_markers: Regular expressions that mark an observation as an error, besides a
             leading ``Error`` (for domains whose tools answer "... not found." plainly).
 
@@ -117,6 +119,8 @@ class Domain:
                 raise ValueError(
                     f"domain {self.name!r} defines {role} twice: {', '.join(duplicates)}"
                 )
+        if not self.write_tools:
+            self.write_tools = tuple(t.name for t in self.tools if t.writes)
 
     @property
     def dual_control(self) -> bool:

@@ -57,7 +57,7 @@ class DomainLayout:
         description: str,
         tables: Sequence[type[SQLModel]],
         tools: Sequence[Tool],
-        write_tools: Sequence[str],
+        write_tools: Sequence[str] = (),
         user_table: type[SQLModel] | None,
         terminating_tools: Sequence[str],
         error_markers: Sequence[str] = (),

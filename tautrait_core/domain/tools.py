@@ -30,14 +30,21 @@ class Tool:
     """A callable the agent can use: a function plus its derived JSON schema.
 
     The function's first parameter receives the episode database (:class:`EpisodeDB`); the
-    remaining parameters are the tool's arguments.
+    remaining parameters are the tool's arguments. ``writes`` marks a tool that changes the
+    database (a domain's ``write_tools`` are derived from it).
     """
 
     def __init__(
-        self, function: Callable[..., Any], name: str | None = None, description: str | None = None
+        self,
+        function: Callable[..., Any],
+        name: str | None = None,
+        description: str | None = None,
+        *,
+        writes: bool = False,
     ) -> None:
         self.function = function
         self.name = name or function.__name__
+        self.writes = writes
         summary, argument_docs = parse_docstring(inspect.getdoc(function) or "")
         self.description = description if description is not None else summary
         self._argument_docs = argument_docs
@@ -113,14 +120,16 @@ def tool(
     *,
     name: str | None = None,
     description: str | None = None,
+    writes: bool = False,
 ) -> Any:
     """Turn a function into a :class:`Tool`.
 
     The first parameter is the episode database; the others become the tool's arguments.
     Their types come from the annotations and their descriptions from the docstring's
-    ``Args:`` section; the docstring's first paragraph is the tool description::
+    ``Args:`` section; the docstring's first paragraph is the tool description.
+    ``writes=True`` marks a tool that changes the database::
 
-        @tool
+        @tool(writes=True)
         def cancel_appointment(db, appointment_id: str) -> str:
             \"\"\"Cancel a scheduled appointment.
 
@@ -130,7 +139,7 @@ def tool(
     """
 
     def wrap(func: Callable[..., Any]) -> Tool:
-        return Tool(func, name=name, description=description)
+        return Tool(func, name=name, description=description, writes=writes)
 
     if function is not None:
         return wrap(function)

@@ -221,18 +221,7 @@ class ResultStore:
     def save_diagnosis(self, diagnosis: DiagnosisRecord) -> None:
         """Store a diagnosis, replacing an earlier one of the same episode."""
         with self.session() as session:
-            existing = session.exec(
-                select(DiagnosisRecord).where(
-                    DiagnosisRecord.run_id == diagnosis.run_id,
-                    DiagnosisRecord.task_id == diagnosis.task_id,
-                    DiagnosisRecord.trial == diagnosis.trial,
-                )
-            ).first()
-            if existing is not None:
-                session.delete(existing)
-                session.flush()
-            diagnosis.created_at = diagnosis.created_at or now()
-            session.add(diagnosis)
+            _replace_record(session, diagnosis, ("run_id", "task_id", "trial"))
             session.commit()
 
     def diagnoses(self, run_id: str) -> list[DiagnosisRecord]:
@@ -253,21 +242,8 @@ class ResultStore:
         and judge model."""
         with self.session() as session:
             for rating in ratings:
-                existing = session.exec(
-                    select(TraitRatingRecord).where(
-                        TraitRatingRecord.run_id == rating.run_id,
-                        TraitRatingRecord.task_id == rating.task_id,
-                        TraitRatingRecord.trial == rating.trial,
-                        TraitRatingRecord.turn == rating.turn,
-                        TraitRatingRecord.trait == rating.trait,
-                        TraitRatingRecord.model == rating.model,
-                    )
-                ).first()
-                if existing is not None:
-                    session.delete(existing)
-                    session.flush()
-                rating.created_at = rating.created_at or now()
-                session.add(rating)
+                key = ("run_id", "task_id", "trial", "turn", "trait", "model")
+                _replace_record(session, rating, key)
             session.commit()
 
     def trait_ratings(self, run_id: str, model: str | None = None) -> list[TraitRatingRecord]:
@@ -333,6 +309,21 @@ class ResultStore:
             point.run_id = run_id
             session.add(point)
             session.commit()
+
+
+def _replace_record(
+    session: Session, record: DiagnosisRecord | TraitRatingRecord, key: tuple[str, ...]
+) -> None:
+    """Add ``record`` (stamped with the time, unless it has one) in place of the stored
+    record that has the same values in the ``key`` columns, if any."""
+    table = type(record)
+    same_key = [getattr(table, name) == getattr(record, name) for name in key]
+    existing = session.exec(select(table).where(*same_key)).first()
+    if existing is not None:
+        session.delete(existing)
+        session.flush()
+    record.created_at = record.created_at or now()
+    session.add(record)
 
 
 def _configure_connection(dbapi_connection: Any, _record: Any) -> None:

@@ -18,7 +18,7 @@ import string
 from pathlib import Path
 from typing import Any
 
-from tautrait_core import write_collections, write_data_command
+from tautrait_core import write_data_command
 
 SEED = 20261122
 USER_COUNT = 72
@@ -339,14 +339,9 @@ def _name_of(user: dict[str, Any]) -> dict[str, str]:
     return {"first_name": user["name"]["first_name"], "last_name": user["name"]["last_name"]}
 
 
-def write(folder: Path, seed: int = SEED) -> list[Path]:
-    """Write the generated collections as ``folder/<collection>.json``; return the paths."""
-    return write_collections(folder, generate(seed))
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Command line: ``python -m tautrait_airline.datagen [FOLDER]``."""
-    write_data_command(write, Path(__file__).parent, argv)
+def main(argv: list[str] | None = None) -> list[Path]:
+    """Command line: ``python -m tautrait_airline.datagen [FOLDER]``; returns the paths written."""
+    return write_data_command(generate, Path(__file__).parent, argv)
 
 
 if __name__ == "__main__":

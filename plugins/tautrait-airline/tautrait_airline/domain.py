@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tautrait_airline.schema import TABLES, User
-from tautrait_airline.tools import ALL_TOOLS, WRITE_TOOLS
+from tautrait_airline.tools import ALL_TOOLS
 from tautrait_airline.upstream import AirlineUpstream
 from tautrait_core import Domain, DomainLayout
 
@@ -21,7 +21,6 @@ def build_domain() -> Domain:
         description="airline support: flight search, bookings, changes, cancellations",
         tables=TABLES,
         tools=ALL_TOOLS,
-        write_tools=WRITE_TOOLS,
         user_table=User,
         terminating_tools=["transfer_to_human_agents"],
     )

@@ -9,8 +9,7 @@ table rows and rebuilds it exactly from an episode database, so that
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sqlmodel import SQLModel, select
@@ -24,22 +23,17 @@ from tautrait_airline.records import (
     user_row,
 )
 from tautrait_airline.schema import Flight, FlightDate, Reservation, User
-from tautrait_core import check_record_id, read_collections, upstream_collection
+from tautrait_core import UpstreamCodec, check_record_id
 
 COLLECTIONS = ("flights", "reservations", "users")
 """The collections in upstream's order."""
 
 
-class AirlineUpstream:
-    """The :class:`~tautrait_core.domain.domain.UpstreamFormat` of the airline domain."""
+class AirlineUpstream(UpstreamCodec):
+    """The :class:`~tautrait_core.UpstreamFormat` of the airline domain."""
 
-    def read_data(self, folder: Path) -> dict[str, Any]:
-        """Read ``folder/<collection>.json`` for the three collections."""
-        return read_collections(folder, COLLECTIONS, domain="airline")
-
-    def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
-        """Table rows for upstream data (a dict of the three collections)."""
-        return list(_rows(data))
+    domain = "airline"
+    collections = COLLECTIONS
 
     def export(self, db: Any) -> dict[str, Any]:
         """The episode database as upstream's dict of collections, in upstream order.
@@ -60,22 +54,22 @@ class AirlineUpstream:
         users = {row.user_id: user_record(row) for row in _plain_rows(db, User)}
         return {"flights": flights, "reservations": reservations, "users": users}
 
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
+        """Table rows for upstream data (a dict of the three collections)."""
+        flights = self.collection(data, "flights")
+        for position, (key, record) in enumerate(flights.items()):
+            check_record_id("flights", key, record, "flight_number")
+            yield from flight_rows(record, position)
+        reservations = self.collection(data, "reservations")
+        for position, (key, record) in enumerate(reservations.items()):
+            check_record_id("reservations", key, record, "reservation_id")
+            yield reservation_row(record, position)
+        users = self.collection(data, "users")
+        for position, (key, record) in enumerate(users.items()):
+            yield user_row(key, record, position)
+
 
 def _plain_rows(db: Any, model: Any) -> Any:
     """Every row of ``model``'s table as a result row, in upstream order."""
     columns = [getattr(model, name) for name in model.model_fields]
     return db.exec(select(*columns).order_by(model.position))
-
-
-def _rows(data: dict[str, Any]) -> Iterator[SQLModel]:
-    flights = upstream_collection(data, "flights", domain="airline")
-    for position, (key, record) in enumerate(flights.items()):
-        check_record_id("flights", key, record, "flight_number")
-        yield from flight_rows(record, position)
-    reservations = upstream_collection(data, "reservations", domain="airline")
-    for position, (key, record) in enumerate(reservations.items()):
-        check_record_id("reservations", key, record, "reservation_id")
-        yield reservation_row(record, position)
-    users = upstream_collection(data, "users", domain="airline")
-    for position, (key, record) in enumerate(users.items()):
-        yield user_row(key, record, position)

@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from tautrait_core import write_collections, write_data_command
+from tautrait_core import write_data_command
 
 SEED = 20261122
 USER_COUNT = 64
@@ -278,14 +278,9 @@ def _orders(rng: random.Random, products: dict[str, Any], users: dict[str, Any])
     return orders
 
 
-def write(folder: Path, seed: int = SEED) -> list[Path]:
-    """Write the generated collections as ``folder/<collection>.json``; return the paths."""
-    return write_collections(folder, generate(seed))
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Command line: ``python -m tautrait_retail.datagen [FOLDER]``."""
-    write_data_command(write, Path(__file__).parent, argv)
+def main(argv: list[str] | None = None) -> list[Path]:
+    """Command line: ``python -m tautrait_retail.datagen [FOLDER]``; returns the paths written."""
+    return write_data_command(generate, Path(__file__).parent, argv)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tautrait_core import Domain, DomainLayout
 from tautrait_retail.schema import TABLES, User
-from tautrait_retail.tools import ALL_TOOLS, WRITE_TOOLS
+from tautrait_retail.tools import ALL_TOOLS
 from tautrait_retail.upstream import RetailUpstream
 
 LAYOUT = DomainLayout(Path(__file__).parent, RetailUpstream())
@@ -21,7 +21,6 @@ def build_domain() -> Domain:
         description="online store support: orders, returns, exchanges, account changes",
         tables=TABLES,
         tools=ALL_TOOLS,
-        write_tools=WRITE_TOOLS,
         user_table=User,
         terminating_tools=["transfer_to_human_agents"],
     )

@@ -11,15 +11,14 @@ else is refused with a ``ValueError`` rather than silently reshaped.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, text
 from sqlmodel import SQLModel
 
-from tautrait_core import JSONValue, check_record_keys, read_collections, upstream_collection
+from tautrait_core import JSONValue, UpstreamCodec, check_record_keys
 from tautrait_retail.catalog import Catalog
 from tautrait_retail.records import (
     ORDER_FIELDS,
@@ -36,20 +35,20 @@ COLLECTIONS = ("orders", "products", "users")
 """The collections, in the order upstream's loader returns them."""
 
 
-class RetailUpstream:
-    """The :class:`~tautrait_core.domain.domain.UpstreamFormat` of the retail domain."""
+class RetailUpstream(UpstreamCodec):
+    """The :class:`~tautrait_core.UpstreamFormat` of the retail domain."""
 
-    def read_data(self, folder: Path) -> dict[str, Any]:
-        """Read ``folder/orders.json``, ``products.json`` and ``users.json``."""
-        return read_collections(folder, COLLECTIONS, domain="retail")
+    domain = "retail"
+    collections = COLLECTIONS
 
-    def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
         """Table rows for upstream data (a dict of the three collections)."""
-        products, variants = _catalog_rows(upstream_collection(data, "products", domain="retail"))
+        products, variants = _catalog_rows(self.collection(data, "products"))
         catalog = Catalog(products, variants)
-        users = list(_user_rows(upstream_collection(data, "users", domain="retail")))
-        orders = list(_order_rows(upstream_collection(data, "orders", domain="retail"), catalog))
-        return [*products, *variants, *users, *orders]
+        yield from products
+        yield from variants
+        yield from _user_rows(self.collection(data, "users"))
+        yield from _order_rows(self.collection(data, "orders"), catalog)
 
     def export(self, db: Any) -> dict[str, Any]:
         """The episode database as upstream's dict of collections."""

@@ -3,10 +3,10 @@ by the contract suite in ``test_retail_plugin.py``)."""
 
 from __future__ import annotations
 
-from tautrait_retail.domain import load_tasks
-from tautrait_retail.tools import WRITE_TOOLS
+from tautrait_retail.domain import build_domain, load_tasks
 
 TASKS = load_tasks()
+WRITE_TOOLS = build_domain().write_tools
 
 
 def test_at_least_ten_tasks_ask_for_outputs() -> None:
@@ -18,3 +18,15 @@ def test_every_read_only_task_asks_for_outputs_or_a_transfer() -> None:
         names = {action.name for action in task.actions}
         if not names & set(WRITE_TOOLS):
             assert task.outputs or "transfer_to_human_agents" in names, index
+
+
+def test_the_tools_marked_as_writing_are_those_that_change_the_database() -> None:
+    assert sorted(WRITE_TOOLS) == [
+        "cancel_pending_order",
+        "exchange_delivered_order_items",
+        "modify_pending_order_address",
+        "modify_pending_order_items",
+        "modify_pending_order_payment",
+        "modify_user_address",
+        "return_delivered_order_items",
+    ]

@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from tautrait_core import write_collections, write_data_command
+from tautrait_core import write_data_command
 
 SEED = 20261122
 CUSTOMER_COUNT = 80
@@ -279,15 +279,13 @@ def _billing(
     }
 
 
-def write(folder: Path, seed: int = SEED) -> list[Path]:
-    """Write the generated collections as ``folder/<collection>.json``; return the paths."""
-    return write_collections(folder, generate(seed))
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Command-line entry: write the data into the folder given, or the package's data/."""
-    for path in write_data_command(write, Path(__file__).parent, argv):
+def main(argv: list[str] | None = None) -> list[Path]:
+    """Command-line entry: write the data into the folder given, or the package's data/;
+    print and return the paths written."""
+    written = write_data_command(generate, Path(__file__).parent, argv)
+    for path in written:
         print(path)
+    return written
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tautrait_core import Domain, DomainLayout
 from tautrait_telecom.schema import TABLES, Customer
-from tautrait_telecom.tools import ALL_TOOLS, WRITE_TOOLS
+from tautrait_telecom.tools import ALL_TOOLS
 from tautrait_telecom.upstream import TelecomUpstream
 
 LAYOUT = DomainLayout(Path(__file__).parent, TelecomUpstream())
@@ -25,7 +25,6 @@ def build_domain() -> Domain:
         description="telecom customer support: plans, devices, billing, support tickets",
         tables=TABLES,
         tools=ALL_TOOLS,
-        write_tools=WRITE_TOOLS,
         user_table=Customer,
         terminating_tools=TERMINATING_TOOLS,
     )

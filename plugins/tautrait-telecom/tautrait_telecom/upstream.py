@@ -8,13 +8,12 @@ upstream's data hash and a tool's ``json.dumps`` of a record matches upstream's 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sqlmodel import SQLModel, select
 
-from tautrait_core import RecordRow, check_record_id, read_collections, upstream_collection
+from tautrait_core import RecordRow, UpstreamCodec, check_record_id
 from tautrait_telecom.schema import Billing, Customer, Device, Service, SupportTicket
 
 COLLECTIONS: dict[str, type[RecordRow]] = {
@@ -35,16 +34,11 @@ RECORD_IDS: dict[str, str] = {
 """The id field that keys each record; device records are keyed by their display name."""
 
 
-class TelecomUpstream:
-    """The :class:`~tautrait_core.domain.domain.UpstreamFormat` of the telecom domain."""
+class TelecomUpstream(UpstreamCodec):
+    """The :class:`~tautrait_core.UpstreamFormat` of the telecom domain."""
 
-    def read_data(self, folder: Path) -> dict[str, Any]:
-        """Read ``folder/<collection>.json`` for the five collections."""
-        return read_collections(folder, COLLECTIONS, domain="telecom")
-
-    def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
-        """Table rows for upstream data (a dict of the five collections)."""
-        return list(_rows(data))
+    domain = "telecom"
+    collections = COLLECTIONS
 
     def export(self, db: Any) -> dict[str, Any]:
         """The episode database as upstream's dict of collections, in upstream order."""
@@ -55,19 +49,19 @@ class TelecomUpstream:
             data[name] = {getattr(row, key): row.to_record() for row in rows}
         return data
 
-
-def _rows(data: dict[str, Any]) -> Iterator[SQLModel]:
-    for name, model in COLLECTIONS.items():
-        collection = upstream_collection(data, name, domain="telecom")
-        id_field = RECORD_IDS.get(name)
-        for position, (key, record) in enumerate(collection.items()):
-            if not isinstance(record, dict):
-                raise ValueError(f"telecom data: {name}[{key!r}] must be an object")
-            if id_field is None:
-                yield Device.from_record(record, position, catalog_name=key)
-                continue
-            check_record_id(name, key, record, id_field)
-            if model is Customer:
-                yield Customer.from_customer_record(record, position)
-            else:
-                yield model.from_record(record, position)
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
+        """Table rows for upstream data (a dict of the five collections)."""
+        for name, model in COLLECTIONS.items():
+            collection = self.collection(data, name)
+            id_field = RECORD_IDS.get(name)
+            for position, (key, record) in enumerate(collection.items()):
+                if not isinstance(record, dict):
+                    raise ValueError(f"telecom data: {name}[{key!r}] must be an object")
+                if id_field is None:
+                    yield Device.from_record(record, position, catalog_name=key)
+                    continue
+                check_record_id(name, key, record, id_field)
+                if model is Customer:
+                    yield Customer.from_customer_record(record, position)
+                else:
+                    yield model.from_record(record, position)

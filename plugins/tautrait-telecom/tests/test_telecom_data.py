@@ -10,7 +10,7 @@ from tautrait_telecom.domain import DATA_DIR
 
 
 def test_committed_data_equals_the_generator_output(tmp_path: Path) -> None:
-    written = datagen.write(tmp_path)
+    written = datagen.main([str(tmp_path)])
     assert sorted(path.name for path in written) == sorted(p.name for p in DATA_DIR.glob("*.json"))
     for path in written:
         assert path.read_text(encoding="utf-8") == (DATA_DIR / path.name).read_text("utf-8")

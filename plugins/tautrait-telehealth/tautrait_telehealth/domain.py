@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tautrait_core import Domain, DomainLayout
 from tautrait_telehealth.schema import TABLES, Patient
-from tautrait_telehealth.tools import ALL_TOOLS, WRITE_TOOLS
+from tautrait_telehealth.tools import ALL_TOOLS
 from tautrait_telehealth.upstream import TelehealthUpstream
 
 LAYOUT = DomainLayout(Path(__file__).parent, TelehealthUpstream())
@@ -38,7 +38,6 @@ def build_domain() -> Domain:
         description="telehealth clinic support: patients, appointments, records, pharmacy",
         tables=TABLES,
         tools=ALL_TOOLS,
-        write_tools=WRITE_TOOLS,
         user_table=Patient,
         terminating_tools=["transfer_to_human_support"],
         error_markers=ERROR_MARKERS,

@@ -9,13 +9,12 @@ episode database, so ``upstream_hash(export(db))`` equals upstream's data hash.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sqlmodel import SQLModel, select
 
-from tautrait_core import RecordRow, check_record_id, read_collections, upstream_collection
+from tautrait_core import RecordRow, UpstreamCodec, check_record_id
 from tautrait_telehealth.schema import (
     Appointment,
     DrugInteractions,
@@ -64,18 +63,12 @@ OPTIONAL_COLLECTIONS: dict[str, Any] = {
 """Collections whose file may be missing, with the value upstream uses instead."""
 
 
-class TelehealthUpstream:
-    """The :class:`~tautrait_core.domain.domain.UpstreamFormat` of the telehealth domain."""
+class TelehealthUpstream(UpstreamCodec):
+    """The :class:`~tautrait_core.UpstreamFormat` of the telehealth domain."""
 
-    def read_data(self, folder: Path) -> dict[str, Any]:
-        """Read ``folder/<collection>.json`` for the nine collections."""
-        return read_collections(
-            folder, COLLECTIONS, domain="telehealth", optional=OPTIONAL_COLLECTIONS
-        )
-
-    def to_rows(self, data: dict[str, Any]) -> list[SQLModel]:
-        """Table rows for upstream data (a dict of the nine collections)."""
-        return list(_rows(data))
+    domain = "telehealth"
+    collections = COLLECTIONS
+    optional_collections = OPTIONAL_COLLECTIONS
 
     def export(self, db: Any) -> dict[str, Any]:
         """The episode database as upstream's dict of collections, in upstream order."""
@@ -95,27 +88,22 @@ class TelehealthUpstream:
                 data[name] = {row.drug: copy.deepcopy(row.interactions) for row in rows}
         return data
 
-
-def _rows(data: dict[str, Any]) -> Iterator[SQLModel]:
-    data = {**OPTIONAL_COLLECTIONS, **data}
-    for name, model in KEYED_RECORDS.items():
-        key_field = _id_column(model)
-        for position, (key, record) in enumerate(_collection(data, name, dict).items()):
-            check_record_id(name, key, record, key_field)
-            yield model.from_record(record, position)
-    for name, model in LISTED_RECORDS.items():
-        for position, record in enumerate(_collection(data, name, list)):
-            yield model.from_record(record, position)
-    suppliers = _collection(data, "medication_suppliers", dict)
-    for position, (medication, entries) in enumerate(suppliers.items()):
-        yield MedicationSuppliers(medication=medication, position=position, suppliers=entries)
-    interactions = _collection(data, "drug_interactions", dict)
-    for position, (drug, entries) in enumerate(interactions.items()):
-        yield DrugInteractions(drug=drug, position=position, interactions=entries)
-
-
-def _collection(data: dict[str, Any], name: str, kind: type[dict] | type[list]) -> Any:
-    return upstream_collection(data, name, domain="telehealth", kind=kind)
+    def rows(self, data: Mapping[str, Any]) -> Iterator[SQLModel]:
+        """Table rows for upstream data (a dict of the nine collections)."""
+        for name, model in KEYED_RECORDS.items():
+            key_field = _id_column(model)
+            for position, (key, record) in enumerate(self.collection(data, name).items()):
+                check_record_id(name, key, record, key_field)
+                yield model.from_record(record, position)
+        for name, model in LISTED_RECORDS.items():
+            for position, record in enumerate(self.collection(data, name, list)):
+                yield model.from_record(record, position)
+        suppliers = self.collection(data, "medication_suppliers")
+        for position, (medication, entries) in enumerate(suppliers.items()):
+            yield MedicationSuppliers(medication=medication, position=position, suppliers=entries)
+        interactions = self.collection(data, "drug_interactions")
+        for position, (drug, entries) in enumerate(interactions.items()):
+            yield DrugInteractions(drug=drug, position=position, interactions=entries)
 
 
 def _id_column(model: type[SQLModel]) -> str:

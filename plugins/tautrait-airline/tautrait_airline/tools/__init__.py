@@ -34,13 +34,3 @@ ALL_TOOLS: list[Tool] = [
     update_reservation_flights,
     update_reservation_passengers,
 ]
-
-WRITE_TOOLS = (
-    "book_reservation",
-    "cancel_reservation",
-    "send_certificate",
-    "update_reservation_baggages",
-    "update_reservation_flights",
-    "update_reservation_passengers",
-)
-"""The tools that change the database."""

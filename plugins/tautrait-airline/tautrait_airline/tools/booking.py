@@ -52,7 +52,7 @@ def price_segment(
     return None
 
 
-@tool
+@tool(writes=True)
 def book_reservation(
     db: EpisodeDB,
     user_id: str,

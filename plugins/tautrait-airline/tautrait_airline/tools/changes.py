@@ -12,7 +12,7 @@ from tautrait_airline.tools.payments import change_payment, charge, owner
 from tautrait_core import EpisodeDB, tool
 
 
-@tool
+@tool(writes=True)
 def update_reservation_flights(
     db: EpisodeDB,
     reservation_id: str,
@@ -63,7 +63,7 @@ def update_reservation_flights(
     return reservation_json(reservation)
 
 
-@tool
+@tool(writes=True)
 def update_reservation_baggages(
     db: EpisodeDB,
     reservation_id: str,
@@ -94,7 +94,7 @@ def update_reservation_baggages(
     return reservation_json(reservation)
 
 
-@tool
+@tool(writes=True)
 def update_reservation_passengers(
     db: EpisodeDB, reservation_id: str, passengers: Passengers
 ) -> str:
@@ -115,7 +115,7 @@ def update_reservation_passengers(
     return reservation_json(reservation)
 
 
-@tool
+@tool(writes=True)
 def cancel_reservation(db: EpisodeDB, reservation_id: str) -> str:
     """Cancel a whole reservation and refund every payment to the method it came from.
     Only when the policy allows it and after the customer confirmed.

@@ -10,7 +10,7 @@ CERTIFICATE_IDS = ("certificate_3221322", "certificate_3221323", "certificate_32
 """Ids of new certificates, tried in order."""
 
 
-@tool
+@tool(writes=True)
 def send_certificate(db: EpisodeDB, user_id: str, amount: Amount) -> str:
     """Give a customer a travel certificate as compensation, usable on a future booking.
     Only when the policy grants compensation and the customer asked for it.

@@ -41,14 +41,3 @@ ALL_TOOLS: list[Tool] = [
     think,
     transfer_to_human_agents,
 ]
-
-WRITE_TOOLS = (
-    "cancel_pending_order",
-    "exchange_delivered_order_items",
-    "modify_pending_order_address",
-    "modify_pending_order_items",
-    "modify_pending_order_payment",
-    "modify_user_address",
-    "return_delivered_order_items",
-)
-"""The tools that change the database."""

@@ -10,7 +10,7 @@ from tautrait_retail.schema import User
 from tautrait_retail.tools.orders import address_record
 
 
-@tool
+@tool(writes=True)
 def modify_user_address(
     db: EpisodeDB,
     user_id: str,

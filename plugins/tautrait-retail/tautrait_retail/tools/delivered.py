@@ -15,7 +15,7 @@ from tautrait_retail.tools.orders import (
 )
 
 
-@tool
+@tool(writes=True)
 def exchange_delivered_order_items(
     db: EpisodeDB,
     order_id: str,
@@ -65,7 +65,7 @@ def exchange_delivered_order_items(
     return order_json(db, order)
 
 
-@tool
+@tool(writes=True)
 def return_delivered_order_items(
     db: EpisodeDB, order_id: str, item_ids: list[str], payment_method_id: str
 ) -> str:

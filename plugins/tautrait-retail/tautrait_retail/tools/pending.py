@@ -41,7 +41,7 @@ def _round_balance(method: dict, change: int | float) -> None:
     method["balance"] = round(method["balance"], 2)
 
 
-@tool
+@tool(writes=True)
 def cancel_pending_order(db: EpisodeDB, order_id: str, reason: CancelReason) -> str:
     """Cancel a pending order. Every payment is refunded: at once to gift cards, within
     5 to 7 business days to other methods. Only after the customer confirmed the details.
@@ -74,7 +74,7 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: CancelReason) -> 
     return order_json(db, order)
 
 
-@tool
+@tool(writes=True)
 def modify_pending_order_address(
     db: EpisodeDB,
     order_id: str,
@@ -104,7 +104,7 @@ def modify_pending_order_address(
     return order_json(db, order)
 
 
-@tool
+@tool(writes=True)
 def modify_pending_order_items(
     db: EpisodeDB,
     order_id: str,
@@ -164,7 +164,7 @@ def modify_pending_order_items(
     return order_json(db, order)
 
 
-@tool
+@tool(writes=True)
 def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id: str) -> str:
     """Pay a pending order with a different saved payment method; the original method is
     refunded (a gift card at once). Only after the customer confirmed the change.

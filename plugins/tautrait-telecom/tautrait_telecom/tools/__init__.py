@@ -49,13 +49,3 @@ ALL_TOOLS: list[Tool] = [
     record_payment,
 ]
 """The 18 tools, in upstream order."""
-
-WRITE_TOOLS: list[str] = [
-    "manage_service",
-    "create_support_ticket",
-    "add_device",
-    "manage_billing",
-    "modify_support_ticket",
-    "record_payment",
-]
-"""The tools that can change the database."""

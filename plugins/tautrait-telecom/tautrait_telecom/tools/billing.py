@@ -22,7 +22,7 @@ def get_billing_details(db: EpisodeDB, customer_id: str) -> str:
     )
 
 
-@tool
+@tool(writes=True)
 def manage_billing(
     db: EpisodeDB,
     customer_id: str,
@@ -51,7 +51,7 @@ def manage_billing(
     return json.dumps({"customer_id": customer_id, "billing": billing.to_record()})
 
 
-@tool
+@tool(writes=True)
 def record_payment(db: EpisodeDB, customer_id: str, amount: float, method: str, date: str) -> str:
     """Record a payment the customer makes toward their balance. The balance never goes
     below zero: any amount above the balance is not kept as credit.

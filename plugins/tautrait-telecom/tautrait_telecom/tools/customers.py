@@ -72,7 +72,7 @@ def get_customer_details(db: EpisodeDB, customer_id: str) -> str:
     return record_json(db, Customer, customer_id, f"Error: Customer not found: {customer_id}")
 
 
-@tool
+@tool(writes=True)
 def add_device(db: EpisodeDB, customer_id: str, device_name: str) -> str:
     """Register a new device on a customer's account. The device starts with no service
     attached; attach it with manage_service.

@@ -11,7 +11,7 @@ from tautrait_telecom.schema import Billing, Customer
 ACTIONS = "add, remove, list"
 
 
-@tool
+@tool(writes=True)
 def manage_service(
     db: EpisodeDB,
     customer_id: str,

@@ -12,7 +12,7 @@ CATEGORIES = ("mobile", "internet", "tv", "billing", "account", "device", "secur
 PRIORITIES = ("low", "medium", "high", "urgent")
 
 
-@tool
+@tool(writes=True)
 def create_support_ticket(
     db: EpisodeDB, customer_id: str, category: str, priority: str = "medium"
 ) -> str:
@@ -60,7 +60,7 @@ def get_support_ticket_details(db: EpisodeDB, ticket_id: str) -> str:
     )
 
 
-@tool
+@tool(writes=True)
 def modify_support_ticket(db: EpisodeDB, ticket_id: str, status: str, priority: str) -> str:
     """Change a support ticket's status and priority. Both are written as given, so pass
     the current value of the one that stays.

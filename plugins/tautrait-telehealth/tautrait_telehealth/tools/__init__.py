@@ -61,12 +61,3 @@ ALL_TOOLS: list[Tool] = [
     get_telemetry_upload,
     update_medical_record_note,
 ]
-
-WRITE_TOOLS = (
-    "schedule_appointment",
-    "cancel_appointment",
-    "reschedule_appointment",
-    "update_prescription_supplier",
-    "update_medical_record_note",
-)
-"""The tools that change the database."""

@@ -18,7 +18,7 @@ MEETING_LINK = "https://telehealth.healthcenter.com/room/{appointment_id}"
 NEW_APPOINTMENT_MINUTES = 30
 
 
-@tool
+@tool(writes=True)
 def schedule_appointment(
     db: EpisodeDB,
     patient_id: str,
@@ -133,7 +133,7 @@ def _open_appointment(
     return appointment
 
 
-@tool
+@tool(writes=True)
 def cancel_appointment(db: EpisodeDB, appointment_id: str) -> str:
     """Cancel a patient's scheduled or pending appointment, recording a patient
     cancellation dated today. Completed or already cancelled appointments cannot be
@@ -172,7 +172,7 @@ def cancel_appointment(db: EpisodeDB, appointment_id: str) -> str:
     )
 
 
-@tool
+@tool(writes=True)
 def reschedule_appointment(db: EpisodeDB, appointment_id: str, new_date: str, new_time: str) -> str:
     """Move a scheduled or pending appointment to another free slot of the same provider.
     Completed or cancelled appointments cannot be moved.

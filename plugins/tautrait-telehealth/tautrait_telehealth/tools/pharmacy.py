@@ -177,7 +177,7 @@ def check_drug_interactions(
     return "\n".join(lines)
 
 
-@tool
+@tool(writes=True)
 def update_prescription_supplier(
     db: EpisodeDB,
     record_id: str,

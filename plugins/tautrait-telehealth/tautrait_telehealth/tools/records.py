@@ -96,7 +96,7 @@ def list_patient_medical_records(db: EpisodeDB, patient_id: str, limit: int | No
     return "\n".join(lines)
 
 
-@tool
+@tool(writes=True)
 def update_medical_record_note(
     db: EpisodeDB, record_id: str, note: str, metadata: dict[str, Any] | None = None
 ) -> str:
