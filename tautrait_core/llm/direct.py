@@ -1,10 +1,11 @@
 """A direct HTTP path for OpenAI-compatible servers (``openai/...`` models with an api base).
 
 Through litellm, a call to such a server spends most of its CPU building the request in the
-openai SDK (which walks every tool schema of every request) and in litellm's logging. This
-path posts the request itself (one shared ``httpx`` client per event loop, the domain's tool
-schemas encoded once) and leaves everything else to litellm's own functions, so that the
-result is the same as through ``litellm.acompletion``:
+openai SDK (which walks every tool schema of every request), in httpx's connection pool and
+in litellm's logging. This path posts the request itself, on kept-alive connections
+(:mod:`tautrait_core.llm.http_client`) with the domain's tool schemas encoded once, and
+leaves the rest to litellm's own functions, so that the result is the one
+``litellm.acompletion`` gives:
 
 - the request body is the one litellm sends (model name without its provider prefix,
   messages without ``None`` fields, temperature, tools);
@@ -15,22 +16,23 @@ result is the same as through ``litellm.acompletion``:
   (context window, authentication, bad request) are unchanged.
 
 It is taken only for what it covers: a model litellm resolves to the ``openai`` provider,
-with an ``api_base``, messages of plain text and tool calls, no litellm callbacks
-configured. A 422 answer (litellm drops the parameters named in it and sends again) is handed
-to litellm. ``TAUTRAIT_LLM_TRANSPORT=litellm`` sends every call through litellm.
+with a plain-HTTP ``api_base`` reached without a proxy, messages of plain text and tool
+calls, and no litellm callbacks configured. A 422 answer (litellm drops the parameters named
+in it and sends again) is handed to litellm. ``TAUTRAIT_LLM_TRANSPORT=litellm`` sends every
+call through litellm.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import os
 import time
-import weakref
+import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
+from tautrait_core.llm.http_client import Answer, Endpoint, loop_pool
 from tautrait_core.llm.provider import load_litellm, load_openai_handler_parts
 
 TRANSPORT_VARIABLE = "TAUTRAIT_LLM_TRANSPORT"
@@ -47,9 +49,6 @@ BODY_ARGUMENTS = ("messages", "temperature", "tools")
 
 MESSAGE_FIELDS = frozenset({"role", "content", "tool_calls", "tool_call_id", "name"})
 
-CONNECTION_LIMITS = {"max_connections": 1000, "max_keepalive_connections": 100}
-"""The openai SDK's connection pool limits, which litellm's path uses."""
-
 UNPROCESSABLE = 422
 
 _LITELLM_CALLBACK_LISTS = (
@@ -62,7 +61,6 @@ _LITELLM_CALLBACK_LISTS = (
     "_async_input_callback",
 )
 
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 _encoded_tools: dict[tuple[int, ...], tuple[list[dict[str, Any]], str]] = {}
 _MAX_ENCODED_TOOL_SETS = 64
 
@@ -74,13 +72,13 @@ class DirectRoute:
     Attributes:
         model: The model name as given (``openai/local``), for litellm's error mapping.
         sent_model: The name sent in the request body (without the provider prefix).
-        url: The chat-completions endpoint.
+        endpoint: The server's chat-completions endpoint.
         priced: Whether litellm knows a price for the model (else the cost is ``None``).
     """
 
     model: str
     sent_model: str
-    url: str
+    endpoint: Endpoint
     priced: bool
 
     async def send(self, arguments: dict[str, Any]) -> Any | None:
@@ -91,31 +89,30 @@ class DirectRoute:
         Raises:
             Exception: the litellm exception ``litellm.acompletion`` raises for the failure.
         """
-        import httpx
-
         litellm = load_litellm()
         OpenAIError, _ = load_openai_handler_parts()
 
         started = time.time()
         timeout = arguments["timeout"]
+        headers = {
+            "Content-Type": "application/json",
+            "Authorization": f"Bearer {_api_key(arguments)}",
+        }
         try:
-            response = await _client().post(
-                self.url,
-                content=self._body(arguments),
-                headers={"Authorization": f"Bearer {_api_key(arguments)}"},
-                timeout=timeout,
+            response = await loop_pool().post(
+                self.endpoint, headers, self._body(arguments), timeout
             )
-        except httpx.TimeoutException as error:
+        except TimeoutError as error:
             taken = round(time.time() - started, 2)
             message = f"Request timed out. - timeout value={timeout}, time taken={taken} seconds"
             raise self._mapped(OpenAIError(status_code=500, message=message)) from error
-        except httpx.TransportError as error:
+        except ConnectionError as error:
             raise self._mapped(OpenAIError(status_code=500, message="Connection error.")) from error
         except Exception as error:  # e.g. text that UTF-8 cannot encode
             raise self._mapped(OpenAIError(status_code=500, message=str(error))) from error
-        if response.status_code == UNPROCESSABLE:
+        if response.status == UNPROCESSABLE:
             return None
-        if response.status_code >= 400:
+        if response.status >= 400:
             raise self._mapped(_status_error(OpenAIError, response))
         try:
             return self._model_response(litellm, response)
@@ -141,12 +138,11 @@ class DirectRoute:
 
     def _model_response(self, litellm: Any, response: Any) -> Any:
         _, convert_to_model_response_object = load_openai_handler_parts()
-        headers = dict(response.headers)
         parsed = convert_to_model_response_object(
-            response_object=response.json(),
+            response_object=json.loads(response.body),
             model_response_object=litellm.ModelResponse(),
-            hidden_params={"headers": headers},
-            _response_headers=headers,
+            hidden_params={"headers": response.headers},
+            _response_headers=response.headers,
         )
         parsed._hidden_params["response_cost"] = self._cost(litellm, parsed)
         return parsed
@@ -201,12 +197,25 @@ def _route(model: str, provider: str | None, api_base: str) -> DirectRoute | Non
         return None
     if resolved != "openai":
         return None
+    try:
+        endpoint = Endpoint.from_url(f"{api_base.rstrip('/')}/chat/completions")
+    except ValueError:  # https: litellm's client
+        return None
+    if _proxied(endpoint.host):
+        return None
     return DirectRoute(
         model=model,
         sent_model=sent_model,
-        url=f"{api_base.rstrip('/')}/chat/completions",
+        endpoint=endpoint,
         priced=_has_price(litellm, sent_model),
     )
+
+
+def _proxied(host: str) -> bool:
+    """Whether the environment sends requests to ``host`` through a proxy (litellm's
+    client honours that; this path does not speak to proxies)."""
+    proxies = urllib.request.getproxies()
+    return bool(proxies.get("http") or proxies.get("all")) and not urllib.request.proxy_bypass(host)
 
 
 def _has_price(litellm: Any, model: str) -> bool:
@@ -242,18 +251,6 @@ def _api_key(arguments: dict[str, Any]) -> str:
     )
 
 
-def _client() -> Any:
-    """The HTTP client of the running event loop (its connections belong to that loop)."""
-    loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None:
-        import httpx
-
-        client = httpx.AsyncClient(limits=httpx.Limits(**CONNECTION_LIMITS))
-        _clients[loop] = client
-    return client
-
-
 def _tools_json(tools: list[dict[str, Any]]) -> str:
     """The JSON text of a list of tool schemas, encoded once per set of schema objects."""
     key = tuple(id(schema) for schema in tools)
@@ -266,17 +263,17 @@ def _tools_json(tools: list[dict[str, Any]]) -> str:
     return found[1]
 
 
-def _status_error(error_class: Any, response: Any) -> Exception:
+def _status_error(error_class: Any, response: Answer) -> Exception:
     """The error litellm's openai path builds from an error answer (message and body as the
     openai SDK reports them)."""
-    text = response.text.strip()
+    text = response.body.decode("utf-8", errors="replace").strip()
     body: Any = text
     try:
         body = json.loads(text)
-        message = f"Error code: {response.status_code} - {body}"
+        message = f"Error code: {response.status} - {body}"
     except ValueError:
-        message = text or f"Error code: {response.status_code}"
+        message = text or f"Error code: {response.status}"
     data = body.get("error", body) if isinstance(body, dict) else body
     return error_class(
-        status_code=response.status_code, message=message, headers=response.headers, body=data
+        status_code=response.status, message=message, headers=response.headers, body=data
     )
