@@ -21,15 +21,24 @@ It also prints the CPU time this process spent per model call and the peak resid
 memory. With ``--executor ray`` the episodes run on Ray workers of a local Ray instance
 (one per core); the CPU column then counts the driver only.
 
-Before the runs, the same run measures the floor under the CPU column: bare
+Every figure is measured for two transports side by side in the same run (``--transports``):
+``litellm``, every call through ``litellm.acompletion`` (``TAUTRAIT_LLM_TRANSPORT=litellm``,
+how tautrait called models before its direct path), and ``direct``, the default, which posts
+calls to an OpenAI-compatible server itself (``tautrait_core.llm.direct``). Each figure is
+the median of ``--repeats`` runs; locally the transports' runs alternate, so both see the
+same machine. The last lines give, per concurrency, the direct path's CPU per call over
+litellm's.
+
+Before the runs, the same run measures the floor under litellm's CPU column: bare
 ``litellm.acompletion`` calls, nothing of tautrait around them, carrying the domain's tool
 schemas and policy to the same kind of server at the same latency. Its CPU per call bounds
-how many calls per second one process (one core) can make, whatever the framework does:
+how many calls per second one process (one core) can make through litellm:
 ``cores x 1000 / (ms per call)``. Also measured, for comparison only: litellm's
 ``EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER`` path, which skips the openai SDK; tautrait
 does not enable it, because on that path a truncated answer is not retried.
 
     python bench/throughput.py --domain telehealth --latency 0.2 --concurrency 1,16,64,256
+    python bench/throughput.py --executor ray --concurrency 256 --repeats 1
 """
 
 from __future__ import annotations
@@ -47,7 +56,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tautrait_core.llm.direct import TRANSPORT_VARIABLE
+
 EXPERIMENTAL_HANDLER = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
+TRANSPORTS = {"litellm": "litellm", "direct": "auto"}
+"""Transport names the bench compares, and the value of ``TAUTRAIT_LLM_TRANSPORT`` for each."""
 
 
 class AnswerClock:
@@ -211,13 +224,50 @@ def measure(
     }
 
 
-def start_ray(domain_name: str) -> None:
-    """A local Ray instance whose workers load only the domain under test."""
+def start_ray(domain_name: str, transport: str) -> None:
+    """A local Ray instance whose workers load only the domain under test and send model
+    calls by ``transport``."""
     from tautrait_core.run.executors import import_ray
 
     ray = import_ray()
-    env = {"TAUTRAIT_LOAD_PLUGINS": domain_name, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    if ray.is_initialized():
+        ray.shutdown()
+    env = {
+        "TAUTRAIT_LOAD_PLUGINS": domain_name,
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        TRANSPORT_VARIABLE: TRANSPORTS[transport],
+    }
     ray.init(include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": env})
+
+
+def use_transport(transport: str, executor: str, domain_name: str) -> None:
+    """Send this process's (and, with Ray, the workers') model calls by ``transport``."""
+    os.environ[TRANSPORT_VARIABLE] = TRANSPORTS[transport]
+    if executor == "ray":
+        start_ray(domain_name, transport)
+
+
+def row(level: int, transport: str, latency: float, samples: list[dict[str, Any]]) -> str:
+    """One table line: the medians of the repeated runs of ``transport`` at ``level``."""
+    per_episode = statistics.median(s["calls_per_episode"] for s in samples)
+    ideal = level * 60 / (per_episode * latency)
+    per_minute = statistics.median(s["episodes"] / s["wall_s"] * 60 for s in samples)
+    steady_rates = [s["steady"] * 60 / s["calls_per_episode"] for s in samples if s["steady"]]
+    steady_text = f"{'n/a':>13} {'':>6}"
+    if steady_rates:
+        steady = statistics.median(steady_rates)
+        steady_text = f"{steady:>13.0f} {steady / ideal:>6.2f}"
+    return (
+        f"{level:>11} {transport:>9} {samples[0]['episodes']:>8.0f} {per_episode:>8.1f} "
+        f"{statistics.median(s['wall_s'] for s in samples):>7.1f} {ideal:>8.0f} "
+        f"{per_minute:>10.0f} {per_minute / ideal:>6.2f} {steady_text} "
+        f"{cpu_per_call(samples):>14.2f}"
+    )
+
+
+def cpu_per_call(samples: list[dict[str, Any]]) -> float:
+    """Median CPU milliseconds per model call over repeated runs."""
+    return statistics.median(s["cpu_s"] / s["calls"] * 1000 for s in samples)
 
 
 def main() -> None:
@@ -239,10 +289,23 @@ def main() -> None:
     )
     parser.add_argument("--executor", choices=["local", "ray"], default="local")
     parser.add_argument(
+        "--transports",
+        default="litellm,direct",
+        help="how model calls are sent, compared in the same run: litellm (everything "
+        "through litellm.acompletion, as before the direct path) and direct (the default)",
+    )
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="runs per figure; every figure is their median"
+    )
+    parser.add_argument(
         "--floor-calls", type=int, default=640, help="bare litellm calls for the floor"
     )
     args = parser.parse_args()
     levels = [int(n) for n in args.concurrency.split(",")]
+    transports = args.transports.split(",")
+    unknown = set(transports) - set(TRANSPORTS)
+    if unknown:
+        parser.error(f"unknown transport(s) {', '.join(sorted(unknown))}: use litellm, direct")
 
     context = multiprocessing.get_context("spawn")
     ready, requests, replies = context.Queue(), context.Queue(), context.Queue()
@@ -254,52 +317,70 @@ def main() -> None:
     cores = os.cpu_count() or 1
     print(
         f"domain {args.domain}, model {args.model}, executor {args.executor}, {cores} cores, "
-        f"scripted server latency {args.latency * 1000:.0f} ms per call"
+        f"scripted server latency {args.latency * 1000:.0f} ms per call, medians of "
+        f"{args.repeats} runs each"
     )
     try:
-        floor = litellm_floor(args.domain, plain_url, args.model, 64, args.floor_calls)
-        os.environ[EXPERIMENTAL_HANDLER] = "True"
-        experimental = litellm_floor(args.domain, plain_url, args.model, 64, args.floor_calls)
-        del os.environ[EXPERIMENTAL_HANDLER]
+        floors, experimental = [], []
+        for _ in range(args.repeats):
+            floors.append(litellm_floor(args.domain, plain_url, args.model, 64, args.floor_calls))
+            os.environ[EXPERIMENTAL_HANDLER] = "True"
+            experimental.append(
+                litellm_floor(args.domain, plain_url, args.model, 64, args.floor_calls)
+            )
+            del os.environ[EXPERIMENTAL_HANDLER]
+        floor = statistics.median(floors)
         print(
             f"litellm alone: {floor:.2f} ms CPU per call, at most {1000 / floor:.0f} calls/s "
-            f"per core ({EXPERIMENTAL_HANDLER}: {experimental:.2f} ms, not used)"
+            f"per core ({EXPERIMENTAL_HANDLER}: {statistics.median(experimental):.2f} ms, "
+            "not used)"
         )
-        if args.executor == "ray":
-            start_ray(args.domain)
+        samples: dict[tuple[int, str], list[dict[str, Any]]] = {}
+
+        def run(level: int, transport: str, folder: str, repeat: int) -> None:
+            figures = measure(
+                args.domain,
+                episodes_url,
+                args.model,
+                args.executor,
+                level,
+                max(args.waves * level, 1),
+                Path(folder) / f"results-{level}-{transport}-{repeat}.db",
+            )
+            requests.put("answers")
+            answers = replies.get(timeout=60)
+            figures["steady"] = steady_calls_per_s(answers, figures["began"], figures["last_start"])
+            samples.setdefault((level, transport), []).append(figures)
+
+        with tempfile.TemporaryDirectory() as folder:
+            if args.executor == "ray":  # a Ray instance per transport: its workers' setting
+                for transport in transports:
+                    use_transport(transport, args.executor, args.domain)
+                    for level in levels:
+                        for repeat in range(args.repeats):
+                            run(level, transport, folder, repeat)
+            else:  # interleaved, so that both see the same machine
+                for level in levels:
+                    for repeat in range(args.repeats):
+                        for transport in transports:
+                            use_transport(transport, args.executor, args.domain)
+                            run(level, transport, folder, repeat)
         cpu_label = "cpu ms/call" if args.executor == "local" else "driver ms/call"
         print(
-            f"{'concurrency':>11} {'episodes':>8} {'calls/ep':>8} {'wall s':>7} {'ideal':>8} "
-            f"{'run ep/min':>10} {'ratio':>6} {'steady ep/min':>13} {'ratio':>6} {cpu_label:>14}"
+            f"{'concurrency':>11} {'transport':>9} {'episodes':>8} {'calls/ep':>8} "
+            f"{'wall s':>7} {'ideal':>8} {'run ep/min':>10} {'ratio':>6} "
+            f"{'steady ep/min':>13} {'ratio':>6} {cpu_label:>14}"
         )
-        with tempfile.TemporaryDirectory() as folder:
+        for level in levels:
+            for transport in transports:
+                print(row(level, transport, args.latency, samples[(level, transport)]))
+        if {"litellm", "direct"} <= set(transports):
             for level in levels:
-                figures = measure(
-                    args.domain,
-                    episodes_url,
-                    args.model,
-                    args.executor,
-                    level,
-                    max(args.waves * level, 1),
-                    Path(folder) / f"results-{level}.db",
-                )
-                requests.put("answers")
-                answers = replies.get(timeout=60)
-                per_episode = figures["calls_per_episode"]
-                ideal = level * 60 / (per_episode * args.latency)
-                per_minute = figures["episodes"] / figures["wall_s"] * 60
-                steady = steady_calls_per_s(answers, figures["began"], figures["last_start"])
-                steady_text = (
-                    f"{steady * 60 / per_episode:>13.0f} {steady * 60 / per_episode / ideal:>6.2f}"
-                    if steady is not None
-                    else f"{'n/a':>13} {'':>6}"
-                )
-                cpu_per_call = figures["cpu_s"] / figures["calls"] * 1000
+                direct = cpu_per_call(samples[(level, "direct")])
+                baseline = cpu_per_call(samples[(level, "litellm")])
                 print(
-                    f"{level:>11} {figures['episodes']:>8.0f} {per_episode:>8.1f} "
-                    f"{figures['wall_s']:>7.1f} {ideal:>8.0f} {per_minute:>10.0f} "
-                    f"{per_minute / ideal:>6.2f} {steady_text} {cpu_per_call:>14.2f}",
-                    flush=True,
+                    f"concurrency {level}: {cpu_label} direct {direct:.2f} / litellm "
+                    f"{baseline:.2f} = {direct / baseline:.2f}"
                 )
     finally:
         server.terminate()

@@ -1,10 +1,11 @@
 """Model calls through litellm.
 
 :func:`complete` sends one chat completion and returns the assistant message with its token
-usage and cost. Transient failures are retried (see :mod:`tautrait_core.llm.retries`); when
-the retries are spent it raises :class:`ProviderError`, which the runner records as an
-infrastructure error. A context-window overflow is never retried: it raises
-:class:`ContextWindowError` at once.
+usage and cost; an OpenAI-compatible server is called by the direct path of
+:mod:`tautrait_core.llm.direct`, which gives the same result for less CPU. Transient
+failures are retried (see :mod:`tautrait_core.llm.retries`); when the retries are spent it
+raises :class:`ProviderError`, which the runner records as an infrastructure error. A
+context-window overflow is never retried: it raises :class:`ContextWindowError` at once.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from tautrait_core.episode.messages import Message, ToolCall
 from tautrait_core.errors import ContextWindowError, ProviderError
+from tautrait_core.llm.direct import DirectRoute, direct_route
 from tautrait_core.llm.provider import load_litellm
 from tautrait_core.llm.retries import _is_retryable, _retry_after, retry_delay
 from tautrait_core.llm.usage import ModelCall, Usage
@@ -130,10 +132,11 @@ async def complete(
         completion = _completion(litellm, response, cached=True)
         _record(spec, completion, attempts=0, started=started, cached=True)
         return completion
+    route = direct_route(arguments)
     attempt = 0
     while True:
         try:
-            response = await litellm.acompletion(**arguments)
+            response = await _send(litellm, route, arguments)
             break
         except Exception as error:
             name = type(error).__name__
@@ -152,6 +155,16 @@ async def complete(
         cache.put(key, response.model_dump())
     _record(spec, completion, attempts=attempt + 1, started=started, cached=False)
     return completion
+
+
+async def _send(litellm: Any, route: DirectRoute | None, arguments: dict[str, Any]) -> Any:
+    """The answer as a litellm ``ModelResponse``: by the direct path where it applies
+    (see :mod:`tautrait_core.llm.direct`), else through ``litellm.acompletion``."""
+    if route is not None:
+        response = await route.send(arguments)
+        if response is not None:
+            return response
+    return await litellm.acompletion(**arguments)
 
 
 def _cache_for(spec: ModelSpec, arguments: dict[str, Any]) -> tuple[Any, str]:

@@ -4,22 +4,52 @@ system prompt.
 
 from __future__ import annotations
 
+from functools import cached_property
+from typing import Any
+
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.messages import Message
-from tautrait_core.llm.client import complete
+from tautrait_core.llm.client import ModelSpec, complete
 
 
 class ToolCallingAgent(Agent):
-    """Native tool calling through litellm, with the domain policy as system prompt."""
+    """Native tool calling through litellm, with the domain policy as system prompt.
+
+    What every request of the episode shares (the model settings, the tool schemas) is
+    built once, and each message is put in OpenAI form once: a request re-sends the whole
+    conversation, so converting it afresh would cost more with every turn.
+    """
 
     name = "tool-calling"
     description = "native tool calls through litellm; policy as system prompt"
 
     async def next_message(self, conversation: list[Message]) -> Message:
         completion = await complete(
-            self.context.agent_model(),
-            [message.to_openai() for message in conversation],
-            tools=list(self.context.domain.tool_schemas),
+            self._model, self._openai_messages(conversation), tools=self._tools
         )
         self.usage.add(completion.usage)
         return completion.message
+
+    @cached_property
+    def _model(self) -> ModelSpec:
+        return self.context.agent_model()
+
+    @cached_property
+    def _tools(self) -> list[dict[str, Any]]:
+        return list(self.context.domain.tool_schemas)
+
+    @cached_property
+    def _converted(self) -> list[tuple[Message, dict[str, Any]]]:
+        """Messages already converted, with their OpenAI form."""
+        return []
+
+    def _openai_messages(self, conversation: list[Message]) -> list[dict[str, Any]]:
+        converted = self._converted
+        kept = 0
+        for message, (seen, _) in zip(conversation, converted, strict=False):
+            if message is not seen:
+                break
+            kept += 1
+        del converted[kept:]
+        converted.extend((message, message.to_openai()) for message in conversation[kept:])
+        return [dict(openai) for _, openai in converted]

@@ -1,0 +1,322 @@
+"""The direct path to OpenAI-compatible servers gives what litellm's path gives.
+
+Every scenario runs twice against the scripted server, once by each transport
+(``TAUTRAIT_LLM_TRANSPORT=litellm`` forces litellm's path), and the two must agree: the
+request bodies the server receives, the messages, tool calls, usage and cost that come back,
+the retries and their delays, the error classes and texts, and the response cache.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tautrait_core.errors import ContextWindowError, ProviderError
+from tautrait_core.llm import client, direct
+from tautrait_core.llm.client import Completion, ModelSpec, call_log, complete
+from tautrait_core.llm.provider import load_litellm
+from tautrait_core.testing.server import Failure, Reply, ScriptedModelServer
+
+TRANSPORTS = ("direct", "litellm")
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "find_member",
+            "description": "Find a member by email.",
+            "parameters": {
+                "type": "object",
+                "properties": {"email": {"type": "string", "description": "Their email."}},
+                "required": ["email"],
+            },
+        },
+    },
+    {"type": "function", "function": {"name": "list_books", "description": "All books (é)."}},
+]
+CONVERSATION = [
+    {"role": "system", "content": "You are a library assistant."},
+    {"role": "user", "content": "Hi, I'm ada@example.com and want a book ✓"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {"name": "find_member", "arguments": '{"email": "ada@example.com"}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "call_1", "name": "find_member", "content": '{"id": "M1"}'},
+    {"role": "assistant", "content": "Found you. Which book?"},
+    {"role": "user", "content": ""},
+]
+CONTEXT_OVERFLOW = Failure(
+    status=400,
+    body={
+        "error": {
+            "message": "This model's maximum context length is 8192 tokens.",
+            "type": "invalid_request_error",
+            "code": "context_length_exceeded",
+        }
+    },
+)
+
+
+@pytest.fixture
+def server() -> Iterator[ScriptedModelServer]:
+    with ScriptedModelServer(lambda request: "hi there") as running:
+        yield running
+
+
+@pytest.fixture
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Backoff delays asked for (without waiting); jitter made repeatable per transport."""
+    delays: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def record(seconds: float) -> None:
+        delays.append(round(seconds, 6))
+        await real_sleep(0)
+
+    monkeypatch.setattr(client.asyncio, "sleep", record)
+    return delays
+
+
+def use(transport: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if transport == "litellm":
+        monkeypatch.setenv(direct.TRANSPORT_VARIABLE, "litellm")
+    else:
+        monkeypatch.delenv(direct.TRANSPORT_VARIABLE, raising=False)
+
+
+def spec(server: ScriptedModelServer, **overrides: Any) -> ModelSpec:
+    options: dict[str, Any] = {
+        "model": "openai/scripted",
+        "api_base": server.base_url,
+        "retry_base_s": 0.5,
+    }
+    options.update(overrides)
+    return ModelSpec(**options)
+
+
+def call(
+    model_spec: ModelSpec, messages: list[dict[str, Any]] | None = None, tools: Any = None
+) -> Completion:
+    return asyncio.run(complete(model_spec, messages or CONVERSATION, tools))
+
+
+def by_each_transport(
+    monkeypatch: pytest.MonkeyPatch,
+    scenario: Callable[[ScriptedModelServer], Any],
+    responder: Callable[[dict[str, Any]], Any] = lambda request: "hi there",
+) -> dict[str, Any]:
+    """What ``scenario`` gives by each transport, each against a fresh scripted server (a
+    litellm spy tells which transport ran)."""
+    litellm = load_litellm()
+    real = litellm.acompletion
+    through_litellm: list[str] = []
+
+    async def spy(**arguments: Any) -> Any:
+        through_litellm.append(arguments["model"])
+        return await real(**arguments)
+
+    monkeypatch.setattr(litellm, "acompletion", spy)
+    outcomes = {}
+    for transport in TRANSPORTS:
+        use(transport, monkeypatch)
+        random.seed(7)
+        del through_litellm[:]
+        with ScriptedModelServer(responder) as server:
+            outcomes[transport] = scenario(server)
+        assert bool(through_litellm) == (transport == "litellm"), transport
+    return outcomes
+
+
+def test_same_request_body_and_answer(monkeypatch) -> None:
+    def scenario(server: ScriptedModelServer) -> tuple[Any, ...]:
+        completion = call(spec(server), tools=TOOLS)
+        again = call(spec(server), tools=list(TOOLS))  # the encoded tools are reused
+        return server.requests, completion, again.message
+
+    outcomes = by_each_transport(
+        monkeypatch,
+        scenario,
+        lambda request: Reply(
+            content="Checking.", tool_calls=[("list_books", {})], prompt_tokens=321
+        ),
+    )
+    assert outcomes["direct"] == outcomes["litellm"]
+    requests, completion, _ = outcomes["direct"]
+    assert requests[0]["model"] == "scripted" and requests[0]["tools"] == TOOLS
+    assert requests[0]["messages"][2] == {k: v for k, v in CONVERSATION[2].items() if v}
+    assert completion.message.tool_calls[0].name == "list_books"
+    assert (completion.usage.prompt_tokens, completion.finish_reason) == (321, "tool_calls")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        Reply(content="<think>the member first</think>Your email, please?"),
+        Reply(content=None, tool_calls=[("find_member", '{"email": "a@b')]),  # malformed
+        Reply(content="cut off", finish_reason="length", completion_tokens=4096),
+        Reply(content="", tool_calls=[("a", {}), ("b", {"x": 1})], finish_reason="eos"),
+    ],
+    ids=["reasoning", "malformed-arguments", "length", "two-calls"],
+)
+def test_same_completion_for_every_kind_of_answer(monkeypatch, reply) -> None:
+    outcomes = by_each_transport(
+        monkeypatch, lambda server: call(spec(server), tools=TOOLS), lambda request: reply
+    )
+    assert outcomes["direct"] == outcomes["litellm"]
+
+
+def test_same_usage_and_cost_in_the_call_log(monkeypatch) -> None:
+    def scenario(server: ScriptedModelServer) -> list[tuple[Any, ...]]:
+        log: list = []
+        token = call_log.set(log)
+        try:
+            call(spec(server, role="agent"))
+            call(spec(server, model="openai/gpt-4o-mini", role="user"))
+            call(spec(server, model="gpt-4o-mini", role="judge"))  # provider from api_base
+        finally:
+            call_log.reset(token)
+        return [
+            (c.role, c.model, c.prompt_tokens, c.completion_tokens, c.cost, c.attempts) for c in log
+        ]
+
+    outcomes = by_each_transport(monkeypatch, scenario)
+    assert outcomes["direct"] == outcomes["litellm"]
+    costs = [entry[4] for entry in outcomes["direct"]]
+    assert costs[0] is None and costs[1] and costs[1] > 0 and costs[2] == costs[1]
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        Failure(status=401),
+        Failure(status=400),
+        Failure(status=404, body={"detail": "no such model"}),
+        CONTEXT_OVERFLOW,
+    ],
+    ids=["auth", "bad-request", "not-found", "context-window"],
+)
+def test_same_error_for_a_refused_request(monkeypatch, sleeps, failure) -> None:
+    def scenario(server: ScriptedModelServer) -> tuple[Any, ...]:
+        server.inject(failure)
+        with pytest.raises((ProviderError, ContextWindowError)) as raised:
+            call(spec(server))
+        cause = raised.value.__cause__
+        return type(raised.value), str(raised.value), type(cause), len(server.requests)
+
+    outcomes = by_each_transport(monkeypatch, scenario)
+    assert outcomes["direct"] == outcomes["litellm"]
+    assert outcomes["direct"][3] == 1 and sleeps == []  # never retried
+
+
+def test_same_retries_and_delays_on_transient_failures(monkeypatch, sleeps) -> None:
+    failures = [
+        Failure(status=429, retry_after=7),
+        Failure(status=500),
+        Failure(status=503, body={"detail": "overloaded"}),
+        Failure(status=502),
+        Failure(truncated=True),
+    ]
+
+    def scenario(server: ScriptedModelServer) -> tuple[Any, ...]:
+        del sleeps[:]
+        server.inject(*failures)
+        completion = call(spec(server, max_retries=5))
+        return completion.message, list(sleeps)
+
+    outcomes = by_each_transport(monkeypatch, scenario)
+    assert outcomes["direct"] == outcomes["litellm"]
+    assert outcomes["direct"][1][0] == 7.0 and len(outcomes["direct"][1]) == len(failures)
+
+
+def test_same_error_once_retries_are_spent(monkeypatch, sleeps) -> None:
+    def scenario(server: ScriptedModelServer) -> tuple[Any, ...]:
+        server.inject(*[Failure(status=502)] * 3)
+        with pytest.raises(ProviderError) as raised:
+            call(spec(server, max_retries=2))
+        return type(raised.value.__cause__), str(raised.value)
+
+    outcomes = by_each_transport(monkeypatch, scenario)
+    assert outcomes["direct"] == outcomes["litellm"]
+    assert "after 3 attempts" in outcomes["direct"][1]
+
+
+def test_timeouts_and_lost_servers_are_retried_alike(monkeypatch, sleeps) -> None:
+    def scenario(server: ScriptedModelServer) -> tuple[Any, ...]:
+        del sleeps[:]
+        server.inject(Failure(delay_s=1.5))
+        completion = call(spec(server, timeout_s=0.5))
+        with pytest.raises(ProviderError) as raised:
+            call(spec(server, api_base="http://127.0.0.1:9/v1", max_retries=1))
+        return completion.message, len(sleeps), type(raised.value.__cause__), str(raised.value)
+
+    outcomes = by_each_transport(monkeypatch, scenario)
+    assert outcomes["direct"] == outcomes["litellm"]
+    assert outcomes["direct"][1] == 2
+
+
+def test_text_that_cannot_be_sent_fails_alike_without_retrying(monkeypatch) -> None:
+    broken = [{"role": "user", "content": "half a character: \ud800"}]
+
+    def scenario(server: ScriptedModelServer) -> tuple[Any, ...]:
+        with pytest.raises(ProviderError) as raised:
+            call(spec(server), messages=broken)
+        unsent = "codec can't encode" in str(raised.value)
+        return type(raised.value.__cause__), unsent, server.requests
+
+    outcomes = by_each_transport(monkeypatch, scenario)
+    assert outcomes["direct"] == outcomes["litellm"]
+    assert outcomes["direct"][1] and outcomes["direct"][2] == []
+
+
+def test_cache_entries_are_shared_by_both_transports(server, monkeypatch, tmp_path) -> None:
+    cache = tmp_path / "cache.db"
+    for transport in TRANSPORTS:  # each transport answers from what the other stored
+        use(transport, monkeypatch)
+        scope = f"stored-by-{transport}"
+        stored = call(spec(server, cache_path=cache, cache_scope=scope), tools=TOOLS)
+        use(TRANSPORTS[transport == "direct"], monkeypatch)
+        server.responder = lambda request: "a different answer"
+        replayed = call(spec(server, cache_path=cache, cache_scope=scope), tools=TOOLS)
+        server.responder = lambda request: "hi there"
+        assert replayed.message == stored.message
+        assert replayed.usage.cost == 0.0
+    assert len(server.requests) == 2
+
+
+def test_an_unprocessable_request_is_left_to_litellm(server, monkeypatch) -> None:
+    server.inject(Failure(status=422, body={"detail": "unsupported parameter"}))
+    use("direct", monkeypatch)
+    assert call(spec(server)).message.content == "hi there"
+
+
+def test_what_the_direct_path_does_not_cover_goes_through_litellm(
+    server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base: dict[str, Any] = {
+        "model": "openai/scripted",
+        "api_base": server.base_url,
+        "messages": [{"role": "user", "content": "hi"}],
+        "timeout": 5,
+    }
+    use("direct", monkeypatch)
+    assert direct.direct_route(base) is not None
+    image = [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "x"}}]}]
+    assert direct.direct_route({**base, "messages": image}) is None
+    assert direct.direct_route({**base, "max_tokens": 10}) is None
+    assert direct.direct_route({**base, "api_base": None}) is None
+    assert direct.direct_route({**base, "model": "anthropic/claude-3-5-sonnet"}) is None
+    monkeypatch.setattr(load_litellm(), "success_callback", ["langfuse"])
+    assert direct.direct_route(base) is None
+    monkeypatch.undo()
+    use("litellm", monkeypatch)
+    assert direct.direct_route(base) is None
