@@ -74,6 +74,10 @@ DEFAULT_TAU2_TASK_SET = "tau2:{domain}"
 """The task set a τ² file is scored with when none is given (τ²'s task set of its domain)."""
 
 
+TAU2_TASK_IDS = "tau2-task-ids"
+"""Key of an imported τ² run's stored metadata holding the τ² task id of each position."""
+
+
 def is_tau2_results_file(source: str | Path) -> bool:
     """Whether ``source`` is a readable JSON file in τ²'s results format."""
     path = Path(source)
@@ -282,7 +286,12 @@ def _reward_info(info: RewardInfo, task: Task, reward: float) -> dict[str, Any]:
 
 
 def tau2_run_info(
-    domain: str, policy: str, agent: str, agent_model: str | None, user: str, user_model: str | None
+    domain: str,
+    policy: str | None,
+    agent: str,
+    agent_model: str | None,
+    user: str,
+    user_model: str | None,
 ) -> dict[str, Any]:
     """The ``info`` block of a τ² results file for a tautrait run."""
     return {
