@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlmodel import Field, SQLModel
 
-from tautrait_core import Domain, EpisodeDB, StateTemplate, Task, tool
+from tautrait_core import Domain, EpisodeDB, StateTemplate, Task, TaskSet, hookimpl, tool
 from tautrait_core.compat.tau2.reward_info import reward_info_from_tau2, tau2_reward_info
 from tautrait_core.domain.criteria import EvaluationCriteria
 from tautrait_core.domain.criteria_reward import grade_criteria
@@ -105,6 +106,11 @@ DOMAIN = Domain(
     user_functions={"assert_airplane_mode": assert_airplane_mode},
     agent_functions={"assert_task_exists": assert_task_exists},
     sync_state=sync_roaming,
+    task_sets={
+        "tau2:tau2toy": TaskSet(
+            name="tau2:tau2toy", load_tasks=lambda: [RESCORED_TASK, NL_RESCORED]
+        )
+    },
 )
 TEMPLATE = StateTemplate("tau2toy", DOMAIN.tables, DOMAIN.seed_data())
 
@@ -297,3 +303,154 @@ def test_a_tau2_grade_is_stored_and_read_back_whole() -> None:
         "info",
     ]
     assert tau2_reward_info(reward_info_from_tau2(as_tau2)) == as_tau2
+
+
+RESCORED_TASK = Task(
+    id="airplane",
+    user_id="",
+    instruction="Instructions:\n\tFix my phone.",
+    actions=GOLD,
+    evaluation_criteria=EvaluationCriteria(
+        actions=GOLD, env_assertions=[AIRPLANE_OFF], reward_basis=["ENV_ASSERTION", "ACTION"]
+    ),
+)
+
+
+class _ToyPlugin:
+    @hookimpl
+    def register_domains(self, register: Any) -> None:
+        register(DOMAIN)
+
+
+@pytest.fixture
+def toy_tau2_domain() -> Any:
+    from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+
+    reset_plugin_manager()
+    manager = get_plugin_manager()
+    manager.register(_ToyPlugin(), name="tau2toy")
+    try:
+        yield DOMAIN
+    finally:
+        manager.unregister(name="tau2toy")
+        reset_plugin_manager()
+
+
+def test_rescore_reads_a_tau2_file_and_shows_each_component(
+    toy_tau2_domain: Domain, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from tautrait_core.cli import cli
+    from tautrait_core.compat.tau2.messages import message_to_tau2
+    from tautrait_core.compat.tau2.results import task_to_tau2
+
+    solved = _conversation(
+        _call("get_line", {"line_id": "L1"}), _call("toggle_airplane_mode", {}, by_user=True)
+    )
+    unsolved = _conversation(_call("get_line", {"line_id": "L1"}))
+    recorded = {"reward": 0.0, "reward_basis": ["ENV_ASSERTION", "ACTION"], "info": None}
+    simulations = [
+        {
+            "task_id": "airplane",
+            "trial": trial,
+            "termination_reason": "user_stop",
+            "reward_info": {**recorded, "reward": 1.0 - trial},
+            "messages": [message_to_tau2(m, i) for i, m in enumerate(messages)],
+        }
+        for trial, messages in enumerate([solved, unsolved])
+    ]
+    path = tmp_path / "run.json"
+    path.write_text(
+        json.dumps(
+            {
+                "info": {"environment_info": {"domain_name": "tau2toy"}},
+                "tasks": [task_to_tau2(RESCORED_TASK, 0)],
+                "simulations": simulations,
+            }
+        )
+    )
+    result = CliRunner().invoke(cli, ["rescore", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["task_set"] == "tau2:tau2toy"
+    first, second = report["episodes"]
+    assert (first["new_reward"], first["agrees"]) == (1.0, True)
+    assert first["reward_info"]["reward_breakdown"] == {"ENV_ASSERTION": 1.0, "ACTION": 1.0}
+    assert (second["new_reward"], second["agrees"]) == (0.0, True)
+    shown = CliRunner().invoke(cli, ["rescore", str(path)], env={"COLUMNS": "250"})
+    assert shown.exit_code == 0, shown.output
+    assert "ENV_ASSERTION 1, ACTION 1" in shown.output
+    assert "ENV_ASSERTION 0, ACTION 0" in shown.output
+
+
+NL_RESCORED = Task(
+    id="polite",
+    user_id="",
+    instruction="Instructions:\n\tBe greeted.",
+    evaluation_criteria=EvaluationCriteria(
+        nl_assertions=["The agent greets the customer", "The agent apologises"],
+        reward_basis=["NL_ASSERTION"],
+    ),
+)
+
+
+def _nl_results_file(tmp_path: Path) -> Path:
+    from tautrait_core.compat.tau2.messages import message_to_tau2
+    from tautrait_core.compat.tau2.results import task_to_tau2
+
+    path = tmp_path / "nl.json"
+    simulation = {
+        "task_id": "polite",
+        "trial": 0,
+        "termination_reason": "user_stop",
+        "reward_info": {"reward": 0.0, "reward_basis": ["NL_ASSERTION"], "info": None},
+        "messages": [message_to_tau2(m, i) for i, m in enumerate(_conversation())],
+    }
+    tasks = [task_to_tau2(NL_RESCORED, 0)]
+    info = {"environment_info": {"domain_name": "tau2toy"}}
+    path.write_text(json.dumps({"info": info, "tasks": tasks, "simulations": [simulation]}))
+    return path
+
+
+def test_nl_assertions_are_judged_by_the_judge_model(
+    toy_tau2_domain: Domain, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from tautrait_core.cli import cli
+    from tautrait_core.testing import ScriptedModelServer
+
+    path = _nl_results_file(tmp_path)
+    verdicts = {
+        "results": [
+            {"expectedOutcome": "greets", "reasoning": "It says Hi.", "metExpectation": True},
+            {
+                "expectedOutcome": "apologises",
+                "reasoning": "It never does.",
+                "metExpectation": False,
+            },
+        ]
+    }
+    with ScriptedModelServer(lambda request: json.dumps(verdicts)) as server:
+        arguments = ["rescore", str(path), "--judge-model", "openai/judge"]
+        result = CliRunner().invoke(
+            cli, [*arguments, "--judge-api-base", server.base_url, "--json"]
+        )
+        assert result.exit_code == 0, result.output
+        prompt = server.requests[0]["messages"][-1]["content"]
+    assert result.exit_code == 0, result.output
+    assert "assistant: Hi! How can I help you today?" in prompt
+    assert "The agent apologises" in prompt
+    [episode] = json.loads(result.output)["episodes"]
+    info = episode["reward_info"]
+    assert episode["new_reward"] == 0.0
+    assert info["reward_breakdown"] == {"NL_ASSERTION": 0.0}
+    assert [(c["met"], c["justification"]) for c in info["nl_assertions"]] == [
+        (True, "It says Hi."),
+        (False, "It never does."),
+    ]
+    unjudged = CliRunner().invoke(cli, ["rescore", str(path), "--json"])
+    assert unjudged.exit_code == 0, unjudged.output
+    [episode] = json.loads(unjudged.output)["episodes"]
+    assert episode["reward_info"]["not_scoreable"]
