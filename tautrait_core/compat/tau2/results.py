@@ -21,7 +21,7 @@ from typing import Any
 from tautrait_core.compat.tau2.messages import message_from_tau2, message_to_tau2
 from tautrait_core.compat.tau2.reward_info import reward_info_from_tau2, tau2_reward_info
 from tautrait_core.compat.tau2.tasks import task_from_tau2
-from tautrait_core.domain.criteria_reward import action_to_tau2
+from tautrait_core.domain.criteria_checks import action_to_tau2
 from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.domain.task import Task
 from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
