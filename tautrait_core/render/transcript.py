@@ -35,8 +35,12 @@ def visible(text: str) -> str:
 
 TERMINATION_TEXT = {
     Termination.USER_STOP: "the user ended the conversation",
+    Termination.USER_TRANSFER: "the user was transferred",
+    Termination.USER_OUT_OF_SCOPE: "the user's situation did not cover what was asked",
+    Termination.AGENT_STOP: "the agent declared the task done",
     Termination.TERMINATING_TOOL: "a terminating tool was called",
     Termination.MAX_STEPS: "the step limit was reached",
+    Termination.TOO_MANY_ERRORS: "too many tool calls failed",
     Termination.AGENT_ERROR: "the agent failed",
     Termination.USER_ERROR: "the user simulator failed",
     Termination.CONTEXT_WINDOW: "the conversation outgrew the context window",
