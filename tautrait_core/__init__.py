@@ -30,6 +30,9 @@ if TYPE_CHECKING:
         check_record_id,
         check_record_keys,
     )
+    from tautrait_core.compat.tau2.hashing import tau2_db_hash
+    from tautrait_core.compat.tau2.serialise import tau2_json
+    from tautrait_core.compat.tau2.tools import Tau2Tool, tau2_tool
     from tautrait_core.config import RunConfig
     from tautrait_core.domain.checks import TaskCheck, check_task, check_task_set
     from tautrait_core.domain.common_tools import calculate, think, transfer_to_human_agents
@@ -132,6 +135,10 @@ _EXPORTS = {
     "write_data_command": "tautrait_core.compat.data_files",
     "check_record_keys": "tautrait_core.compat.records",
     "check_record_id": "tautrait_core.compat.records",
+    "tau2_json": "tautrait_core.compat.tau2.serialise",
+    "tau2_db_hash": "tautrait_core.compat.tau2.hashing",
+    "Tau2Tool": "tautrait_core.compat.tau2.tools",
+    "tau2_tool": "tautrait_core.compat.tau2.tools",
     # agents, user simulators and trait backends
     "Agent": "tautrait_core.episode.agent",
     "UserSimulator": "tautrait_core.episode.user",
@@ -228,6 +235,7 @@ __all__ = [
     "TaskCheck",
     "TaskSet",
     "TaskSetError",
+    "Tau2Tool",
     "TautraitError",
     "TemplateCache",
     "Termination",
@@ -275,6 +283,9 @@ __all__ = [
     "retry_delay",
     "run",
     "set_key",
+    "tau2_db_hash",
+    "tau2_json",
+    "tau2_tool",
     "template_for",
     "think",
     "tool",
