@@ -1,0 +1,1 @@
+"""τ²-bench compatibility: its tool-output serialisation, database hashes and tools."""
