@@ -1,2 +1,1 @@
-"""τ²-bench compatibility: its tool-output serialisation, database hash, task files,
-reward breakdown and results files."""
+"""τ²-bench compatibility: its tool-output serialisation, database hashes and tools."""
