@@ -1,5 +1,5 @@
-"""The telecom domain plugin for tautrait: ``telecom`` (τ-Trait) and ``tau2-telecom``
-(τ²-bench's telecom, where the customer acts on their own phone).
+"""The telecom domain plugin for tautrait: ``telecom`` (τ-Trait) and ``tau2-telecom`` /
+``tau2-telecom-workflow`` (τ²-bench's telecom, where the customer acts on their own phone).
 
 Importing this module is cheap: the CLI loads it on every start. The domains (tables,
 tools, data) are built only when the hook runs.
@@ -18,11 +18,12 @@ if TYPE_CHECKING:
 _DOMAIN_HOOKS = (
     domain_hook("tautrait_telecom.domain:build_domain"),
     domain_hook("tautrait_telecom.tau2.domain:build_domain"),
+    domain_hook("tautrait_telecom.tau2.domain:build_workflow_domain"),
 )
 
 
 @hookimpl
 def register_domains(register: Callable[[Domain], None]) -> None:
-    """Register ``telecom`` and ``tau2-telecom``."""
+    """Register ``telecom``, ``tau2-telecom`` and ``tau2-telecom-workflow``."""
     for register_domain in _DOMAIN_HOOKS:
         register_domain(register)

@@ -1,7 +1,8 @@
 """τ² telecom against τ²-bench's own outputs (``tau2-bench/golden/telecom*.jsonl``).
 
 For every golden record (gold replays and failing variants of ``telecom`` and
-``telecom_small``): the task's initial state is applied to τ²'s database, each recorded
+``telecom_small``): the task's initial state is applied to τ²'s database (with the testing
+helper until the core applies initial states itself), each recorded
 call runs on its side and must give the recorded output byte for byte, both sides' τ²
 database hashes must equal τ²'s before and after, and every env assertion must come out as
 it did in τ². The fresh databases must hash as τ²'s do, and the tool schemas the models see
@@ -19,8 +20,14 @@ from tautrait_telecom.tau2.domain import build_domain
 from tautrait_telecom.tau2.schema import TABLES
 from tautrait_telecom.tau2.tools.agent import TODAY
 
-from tautrait_core import Domain, EnvAssertion, EpisodeDB, InitialState, StateTemplate
-from tautrait_core.testing import missing_reference_material, reference_material_dir
+from tautrait_core import Domain, EnvAssertion, InitialState, StateTemplate, Task
+from tautrait_core.testing import (
+    apply_initial_state_for_test,
+    call_function,
+    missing_reference_material,
+    reference_material_dir,
+    run_side_call,
+)
 
 REFERENCE = reference_material_dir(__file__) / "tau2-bench"
 TELECOM = REFERENCE / "data" / "telecom"
@@ -63,46 +70,12 @@ def tasks() -> dict[str, dict[str, Any]]:
     return found
 
 
-def sync(domain: Domain, db: EpisodeDB) -> None:
-    domain.sync_state(db)
-    db.flush()
-
-
-def apply_initial_state(domain: Domain, db: EpisodeDB, state: InitialState) -> None:
-    """τ²'s order: data, then actions (each followed by the sync), then the sync."""
-    data = state.initialization_data
-    for side, update in (
-        ("assistant", data and data.agent_data),
-        ("user", data and data.user_data),
-    ):
-        if update:
-            domain.merge_initial_data(db, side, update)
-    for action in state.initialization_actions or []:
-        functions = domain.user_functions if action.env_type == "user" else domain.agent_functions
-        tools = domain.user_tools_by_name if action.env_type == "user" else domain.tools_by_name
-        function = functions.get(action.func_name) or tools[action.func_name].function
-        function(db, **action.arguments)
-        db.flush()
-        sync(domain, db)
-    sync(domain, db)
-
-
-def run_call(domain: Domain, db: EpisodeDB, requestor: str, name: str, arguments: dict) -> str:
-    """A call as τ²'s environment runs it: on its side, the sync after a success."""
-    if requestor == "user":
-        output = domain.user_tools_by_name[name].invoke(db, arguments)
-        db.flush()
-    else:
-        output = domain.run_tool(db, name, arguments)
-    if not output.startswith("Error: "):
-        sync(domain, db)
-    return output
-
-
-def assertion_met(domain: Domain, db: EpisodeDB, assertion: EnvAssertion) -> bool:
-    functions = domain.user_functions if assertion.env_type == "user" else domain.agent_functions
-    result = functions[assertion.func_name](db, **assertion.arguments)
-    return result == assertion.assert_value
+def task_with_initial_state(task: dict[str, Any]) -> Task:
+    return Task(
+        user_id="",
+        instruction="",
+        initial_state=InitialState.model_validate(task["initial_state"]),
+    )
 
 
 def test_fresh_databases_hash_as_tau2s(template: StateTemplate) -> None:
@@ -120,21 +93,24 @@ def test_golden_record_replays_identically(
 ) -> None:
     task = tasks[record["task_id"]]
     with template.new_episode(TODAY) as db:
-        apply_initial_state(domain, db, InitialState.model_validate(task["initial_state"]))
+        apply_initial_state_for_test(domain, db, task_with_initial_state(task))
         if "initial_agent_db_hash" in record:  # failing variants do not repeat them
             assert side_hashes(db) == (
                 record["initial_agent_db_hash"],
                 record["initial_user_db_hash"],
             )
         for call in record["calls"]:
-            output = run_call(domain, db, call["requestor"], call["name"], call["arguments"])
+            output = run_side_call(domain, db, call["requestor"], call["name"], call["arguments"])
+            db.flush()
             assert output == call["output"], call["action_id"]
             assert output.startswith("Error: ") == call["error"]
-        sync(domain, db)
         assert side_hashes(db) == (record["final_agent_db_hash"], record["final_user_db_hash"])
         for expected in record["env_assertions"]:
             assertion = EnvAssertion.model_validate(expected)
-            assert assertion_met(domain, db, assertion) == expected["met"], assertion.func_name
+            result = call_function(
+                domain, db, assertion.env_type, assertion.func_name, assertion.arguments
+            )
+            assert (result == assertion.assert_value) == expected["met"], assertion.func_name
 
 
 @pytest.mark.parametrize(
@@ -149,7 +125,7 @@ def test_unsynced_gold_environment_hashes_as_tau2s(
     environment (which differ from the live one for agent-side writes) match too."""
     task = tasks[record["task_id"]]
     with template.new_episode(TODAY) as db:
-        apply_initial_state(domain, db, InitialState.model_validate(task["initial_state"]))
+        apply_initial_state_for_test(domain, db, task_with_initial_state(task))
         for action in task["evaluation_criteria"]["actions"] or []:
             tools = (
                 domain.user_tools_by_name if action["requestor"] == "user" else domain.tools_by_name

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlmodel import SQLModel, select, text
 
-from tautrait_core import EpisodeDB, tau2_db_hash
+from tautrait_core import EpisodeDB, tau2_db_hash, tau2_deep_merge
 from tautrait_telecom.tau2.schema import AGENT_TABLES, USER_TABLES, Phone, record
 
 AGENT_DB_FILE = "db.toml"
@@ -126,24 +126,13 @@ def side_hashes(db: EpisodeDB) -> tuple[str, str]:
     return tau2_db_hash(export_side(db, "assistant")), tau2_db_hash(export_side(db, "user"))
 
 
-def deep_merge(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
-    """``base`` updated by ``update``: nested dicts merge, anything else is replaced."""
-    merged = dict(base)
-    for key, value in update.items():
-        if isinstance(value, dict) and isinstance(merged.get(key), dict):
-            merged[key] = deep_merge(merged[key], value)
-        else:
-            merged[key] = value
-    return merged
-
-
 def merge_initial_data(db: EpisodeDB, side: str, data: dict[str, Any]) -> None:
     """Deep-merge a task's ``initialization_data`` for ``side`` into the episode database.
 
     The side is exported to τ²'s shape, merged, validated and written back: rows whose
     records changed are updated, new records added, records no longer there removed.
     """
-    merged = deep_merge(export_side(db, side), data)
+    merged = tau2_deep_merge(export_side(db, side), data)
     rows = list(agent_rows(merged) if side == "assistant" else user_rows(merged))
     models = AGENT_TABLES.values() if side == "assistant" else USER_TABLES.values()
     kept: set[tuple[type[SQLModel], Any]] = set()
