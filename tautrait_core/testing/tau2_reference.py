@@ -23,6 +23,7 @@ from tautrait_core.domain.task import Task
 
 def build_tau2_checkout(tau2_reference: Path, destination: Path, domains: list[str]) -> Path:
     """A τ²-bench checkout at ``destination`` holding ``domains`` (airline's DB rebuilt)."""
+    destination = destination.resolve()
     for name in domains:
         target = destination / "data" / "tau2" / "domains" / name
         shutil.copytree(tau2_reference / "data" / name, target)

@@ -19,7 +19,9 @@ def build_domain() -> Domain:
     """τ²-bench's airline domain, as registered by the plugin hook."""
     return Domain(
         name="tau2-airline",
-        description="τ²-bench's airline variant: bookings, changes, cancellations (import τ²-bench first)",
+        description=(
+            "τ²-bench's airline variant: bookings, changes, cancellations (import τ²-bench first)"
+        ),
         policy=_policy(),
         tables=TABLES,
         seed_data=seed_rows,
