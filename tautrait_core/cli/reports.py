@@ -118,7 +118,13 @@ def report(
         audits = _trait_audits(results_db, summaries)
         _write_html(html_path, summaries, allow_mismatch, bootstrap, audits)
     if as_json:
+        from tautrait_core.render.transcript import component_failures
+
         documents = [summary.as_json(bootstrap) for summary in summaries]
+        for document, summary in zip(documents, summaries, strict=True):
+            failures = component_failures(summary.results)
+            if failures is not None:
+                document["component_failures"] = failures
         echo_json(documents[0] if len(documents) == 1 else documents)
         return
     out = console()

@@ -11,7 +11,12 @@ from typing import TYPE_CHECKING
 from tautrait_core.analysis.grouping import describe_differences
 from tautrait_core.compat.result_import import IMPORTED_STATUS
 from tautrait_core.render.console import cost_line, format_cost
-from tautrait_core.render.transcript import reward_breakdown, transcript, visible
+from tautrait_core.render.transcript import (
+    component_failures_line,
+    reward_breakdown,
+    transcript,
+    visible,
+)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -88,6 +93,9 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
         )
     imported = record.status == IMPORTED_STATUS
     lines.append(Text(cost_line(metrics, imported)))
+    components = component_failures_line(summary.results)
+    if components is not None:
+        lines.append(Text(components))
     if summary.diagnoses:
         counts = summary.diagnosis_counts()
         faults = ", ".join(f"{name} {n}" for name, n in counts["fault"].items())
