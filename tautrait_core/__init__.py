@@ -30,6 +30,10 @@ if TYPE_CHECKING:
         check_record_id,
         check_record_keys,
     )
+    from tautrait_core.compat.tau2.hashing import tau2_db_hash
+    from tautrait_core.compat.tau2.merge import tau2_deep_merge
+    from tautrait_core.compat.tau2.serialise import tau2_json
+    from tautrait_core.compat.tau2.tools import Tau2Tool, tau2_calculate, tau2_tool
     from tautrait_core.config import RunConfig
     from tautrait_core.domain.checks import TaskCheck, check_task, check_task_set
     from tautrait_core.domain.common_tools import calculate, think, transfer_to_human_agents
@@ -54,7 +58,12 @@ if TYPE_CHECKING:
     )
     from tautrait_core.domain.state import EpisodeDB, StateTemplate
     from tautrait_core.domain.task import RESPOND_ACTION, Action, Task
-    from tautrait_core.domain.task_sets import resolve_task_set, template_for
+    from tautrait_core.domain.task_sets import (
+        resolve_task_set,
+        tau2_data_dir,
+        tau2_data_file,
+        template_for,
+    )
     from tautrait_core.domain.template_cache import TemplateCache, per_template
     from tautrait_core.domain.tools import ERROR_PREFIX, Tool, tool
     from tautrait_core.episode.agent import Agent
@@ -140,6 +149,14 @@ _EXPORTS = {
     "write_data_command": "tautrait_core.compat.data_files",
     "check_record_keys": "tautrait_core.compat.records",
     "check_record_id": "tautrait_core.compat.records",
+    "tau2_json": "tautrait_core.compat.tau2.serialise",
+    "tau2_db_hash": "tautrait_core.compat.tau2.hashing",
+    "tau2_deep_merge": "tautrait_core.compat.tau2.merge",
+    "Tau2Tool": "tautrait_core.compat.tau2.tools",
+    "tau2_tool": "tautrait_core.compat.tau2.tools",
+    "tau2_calculate": "tautrait_core.compat.tau2.tools",
+    "tau2_data_dir": "tautrait_core.domain.task_sets",
+    "tau2_data_file": "tautrait_core.domain.task_sets",
     # agents, user simulators and trait backends
     "Agent": "tautrait_core.episode.agent",
     "UserSimulator": "tautrait_core.episode.user",
@@ -244,6 +261,7 @@ __all__ = [
     "TaskCheck",
     "TaskSet",
     "TaskSetError",
+    "Tau2Tool",
     "TautraitError",
     "TemplateCache",
     "Termination",
@@ -293,6 +311,13 @@ __all__ = [
     "retry_delay",
     "run",
     "set_key",
+    "tau2_calculate",
+    "tau2_data_dir",
+    "tau2_data_file",
+    "tau2_db_hash",
+    "tau2_deep_merge",
+    "tau2_json",
+    "tau2_tool",
     "template_for",
     "think",
     "tool",

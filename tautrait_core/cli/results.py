@@ -169,14 +169,19 @@ def export(
 
 
 @cli.command("import")
-@click.argument("source", type=click.Choice(["tau-trait"]))
+@click.argument("source", type=click.Choice(["tau-trait", "tau2"]))
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
 def import_command(source: str, path: Path) -> None:
     """Import upstream task sets and data from a checkout of SOURCE at PATH.
 
     The task files are parsed, never executed. Afterwards run them with
-    --task-set tau-trait:test (or :train, :dev).
+    --task-set tau-trait:test (or :train, :dev); for tau2 (τ²-bench), with
+    --domain tau2-<domain> --task-set tau2:<domain> (e.g. tau2-retail, tau2:retail;
+    tau2:telecom-small).
     """
+    if source == "tau2":
+        _import_tau2(path)
+        return
     from tautrait_core.compat.tau_trait_import import import_tau_trait
     from tautrait_core.plugins import get_plugin_manager
 
@@ -194,3 +199,18 @@ def import_command(source: str, path: Path) -> None:
     out.print(
         f"Run one with: tautrait run --domain {first.domain} --task-set tau-trait:{split} ..."
     )
+
+
+def _import_tau2(path: Path) -> None:
+    from tautrait_core.compat.tau2_import import import_tau2
+
+    reports = library_call(import_tau2, path)
+    out = console()
+    for item in reports:
+        sets = ", ".join(f"{name} ({n} tasks)" for name, n in item.task_sets.items())
+        out.print(f"{item.domain}: {sets or 'nothing imported'} -> {item.folder}")
+        for problem in item.problems:
+            out.print(f"  skipped: {problem}")
+    first = next(item for item in reports if item.task_sets)
+    name = next(iter(first.task_sets))
+    out.print(f"Run one with: tautrait run --domain tau2-{first.domain} --task-set {name} ...")
