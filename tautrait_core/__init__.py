@@ -31,6 +31,10 @@ if TYPE_CHECKING:
         check_record_id,
         check_record_keys,
     )
+    from tautrait_core.compat.tau2.hashing import tau2_db_hash
+    from tautrait_core.compat.tau2.merge import tau2_deep_merge
+    from tautrait_core.compat.tau2.serialise import tau2_json
+    from tautrait_core.compat.tau2.tools import Tau2Tool, tau2_calculate, tau2_tool
     from tautrait_core.config import RunConfig
     from tautrait_core.domain.checks import TaskCheck, check_task, check_task_set
     from tautrait_core.domain.common_tools import calculate, think, transfer_to_human_agents
@@ -44,6 +48,7 @@ if TYPE_CHECKING:
     )
     from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
     from tautrait_core.domain.hook import domain_hook
+    from tautrait_core.domain.initial_state import apply_initial_state
     from tautrait_core.domain.layout import DomainLayout
     from tautrait_core.domain.reward import (
         RewardInfo,
@@ -54,15 +59,27 @@ if TYPE_CHECKING:
     )
     from tautrait_core.domain.state import EpisodeDB, StateTemplate
     from tautrait_core.domain.task import RESPOND_ACTION, Action, Task
-    from tautrait_core.domain.task_sets import resolve_task_set, template_for
+    from tautrait_core.domain.task_sets import (
+        resolve_task_set,
+        tau2_data_dir,
+        tau2_data_file,
+        template_for,
+    )
     from tautrait_core.domain.template_cache import TemplateCache, per_template
     from tautrait_core.domain.tools import ERROR_PREFIX, Tool, tool
     from tautrait_core.episode.agent import Agent
     from tautrait_core.episode.context import EpisodeContext
-    from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+    from tautrait_core.episode.messages import (
+        OUT_OF_SCOPE_TOKEN,
+        STOP_TOKEN,
+        TAU2_GREETING,
+        TRANSFER_TOKEN,
+        Message,
+        ToolCall,
+    )
     from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
     from tautrait_core.episode.trait_backend import Generation, TraitBackend
-    from tautrait_core.episode.user import UserSimulator
+    from tautrait_core.episode.user import UserSimulator, UserTurn
     from tautrait_core.errors import (
         ConfigError,
         ContextWindowError,
@@ -135,6 +152,14 @@ _EXPORTS = {
     "write_data_command": "tautrait_core.compat.data_files",
     "check_record_keys": "tautrait_core.compat.records",
     "check_record_id": "tautrait_core.compat.records",
+    "tau2_json": "tautrait_core.compat.tau2.serialise",
+    "tau2_db_hash": "tautrait_core.compat.tau2.hashing",
+    "tau2_deep_merge": "tautrait_core.compat.tau2.merge",
+    "Tau2Tool": "tautrait_core.compat.tau2.tools",
+    "tau2_tool": "tautrait_core.compat.tau2.tools",
+    "tau2_calculate": "tautrait_core.compat.tau2.tools",
+    "tau2_data_dir": "tautrait_core.domain.task_sets",
+    "tau2_data_file": "tautrait_core.domain.task_sets",
     # agents, user simulators and trait backends
     "Agent": "tautrait_core.episode.agent",
     "UserSimulator": "tautrait_core.episode.user",
@@ -144,6 +169,11 @@ _EXPORTS = {
     "Message": "tautrait_core.episode.messages",
     "ToolCall": "tautrait_core.episode.messages",
     "STOP_TOKEN": "tautrait_core.episode.messages",
+    "TRANSFER_TOKEN": "tautrait_core.episode.messages",
+    "OUT_OF_SCOPE_TOKEN": "tautrait_core.episode.messages",
+    "TAU2_GREETING": "tautrait_core.episode.messages",
+    "UserTurn": "tautrait_core.episode.user",
+    "apply_initial_state": "tautrait_core.domain.initial_state",
     "TraitMix": "tautrait_core.trait_mix",
     "TRAITS": "tautrait_core.trait_mix",
     "INTENSITY_WORDS": "tautrait_core.trait_mix",
@@ -194,9 +224,12 @@ _EXPORTS = {
 __all__ = [
     "ERROR_PREFIX",
     "INTENSITY_WORDS",
+    "OUT_OF_SCOPE_TOKEN",
     "RESPOND_ACTION",
     "STOP_TOKEN",
+    "TAU2_GREETING",
     "TRAITS",
+    "TRANSFER_TOKEN",
     "Action",
     "Agent",
     "Completion",
@@ -233,6 +266,7 @@ __all__ = [
     "TaskCheck",
     "TaskSet",
     "TaskSetError",
+    "Tau2Tool",
     "TautraitError",
     "TemplateCache",
     "Termination",
@@ -247,6 +281,8 @@ __all__ = [
     "UpstreamFormat",
     "Usage",
     "UserSimulator",
+    "UserTurn",
+    "apply_initial_state",
     "apply_stored_keys",
     "calculate",
     "call_log",
@@ -281,6 +317,13 @@ __all__ = [
     "retry_delay",
     "run",
     "set_key",
+    "tau2_calculate",
+    "tau2_data_dir",
+    "tau2_data_file",
+    "tau2_db_hash",
+    "tau2_deep_merge",
+    "tau2_json",
+    "tau2_tool",
     "template_for",
     "think",
     "tool",

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from tautrait_core.domain.task import Task
 
@@ -31,7 +31,11 @@ class TaskSet:
 
     ``load_rows`` returns the seed rows of the database the tasks were written for; when it
     is ``None`` the domain's own seed data is used. ``data_id`` names that database, so two
-    task sets on the same data share one template.
+    task sets on the same data share one template. ``protocol`` says how its episodes run:
+    ``"tau-bench"`` (the agent's first tool call of a message runs; the conversation opens
+    with the customer) or ``"tau2"`` (every tool call of a message runs in order, the agent
+    greets first, steps count hops, τ²'s stop signals and error limit apply). A
+    dual-control domain always runs with ``"tau2"``.
     """
 
     name: str
@@ -39,6 +43,7 @@ class TaskSet:
     description: str = ""
     load_rows: Callable[[], Iterable[SQLModel]] | None = None
     data_id: str | None = None
+    protocol: Literal["tau-bench", "tau2"] = "tau-bench"
 
     @cached_property
     def tasks(self) -> list[Task]:

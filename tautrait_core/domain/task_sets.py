@@ -2,6 +2,10 @@
 
 ``tautrait import tau-trait PATH`` stores upstream tasks and data under the data directory;
 they appear here as ``tau-trait:<split>`` task sets that run on the upstream database.
+``tautrait import tau2 PATH`` does the same for τ²-bench: its domain ``<d>`` (mock, airline,
+retail, telecom) runs on the tautrait domains named ``tau2-<d>`` and ``tau2-<d>-<variant>``
+(e.g. a policy variant), as task sets ``tau2:<d>`` (``tasks.json``) and ``tau2:<d>-<size>``
+(``tasks_<size>.json``).
 """
 
 from __future__ import annotations
@@ -22,15 +26,70 @@ UPSTREAM_SOURCE = "tau-trait"
 UPSTREAM_DEFAULT = f"{UPSTREAM_SOURCE}:test"
 """The task set upstream results and upstream command lines default to, once imported."""
 
+TAU2_SOURCE = "tau2"
+TAU2_IMPORT_HINT = "import τ²-bench with: tautrait import tau2 PATH_TO_TAU2_BENCH_CHECKOUT"
+
+
+def tau2_task_set_name(tau2_domain: str, file_stem: str) -> str:
+    """The task set name (after ``tau2:``) of a τ² task file: ``tasks`` -> the domain's
+    name, ``tasks_small`` -> ``<domain>-small``."""
+    size = file_stem.removeprefix("tasks").strip("_")
+    return f"{tau2_domain}-{size}" if size else tau2_domain
+
+
+def tau2_domain_of(domain_name: str) -> str | None:
+    """The τ² domain a tautrait domain runs (``tau2-telecom-workflow`` -> ``telecom``)."""
+    if not domain_name.startswith(f"{TAU2_SOURCE}-"):
+        return None
+    return domain_name.removeprefix(f"{TAU2_SOURCE}-").split("-")[0] or None
+
+
+def tau2_data_dir(tau2_domain: str) -> Path:
+    """Where ``tautrait import tau2`` keeps a τ² domain's files (present after an import)."""
+    return imports_dir(TAU2_SOURCE) / tau2_domain
+
+
+def tau2_data_file(tau2_domain: str, name: str) -> Path:
+    """An imported τ² domain's file (``db.json``, ``policy.md``, ...).
+
+    Raises:
+        ConfigError: τ²-bench is not imported, or the file is not in its copy.
+    """
+    path = tau2_data_dir(tau2_domain) / name
+    if not path.is_file():
+        raise ConfigError(
+            f"τ²-bench's {tau2_domain} file {name} is not imported ({path} is missing); "
+            + TAU2_IMPORT_HINT
+        )
+    return path
+
+
+def _tau2_task_sets(domain: Domain) -> dict[str, TaskSet]:
+    tau2_domain = tau2_domain_of(domain.name)
+    if tau2_domain is None:
+        return {}
+    folder = tau2_data_dir(tau2_domain) / "task_sets"
+    task_sets: dict[str, TaskSet] = {}
+    for path in sorted(folder.glob("*.json")):
+        name = f"{TAU2_SOURCE}:{path.stem}"
+        task_sets[name] = TaskSet(
+            name=name,
+            load_tasks=_task_loader(path, TAU2_IMPORT_HINT),
+            description=f"τ²-bench {path.stem} tasks (imported into {folder.parent})",
+            data_id=f"{TAU2_SOURCE}@{folder.parent}",
+            protocol="tau2",
+        )
+    return task_sets
+
 
 def imported_task_sets(domain: Domain) -> dict[str, TaskSet]:
     """Task sets imported from upstream for ``domain`` (empty if none were imported)."""
     codec = domain.upstream
     folder = imports_dir(UPSTREAM_SOURCE) / domain.name
     if codec is None or not folder.is_dir():
-        return {}
+        return _tau2_task_sets(domain)
     data_folder = folder / "data"
-    task_sets: dict[str, TaskSet] = {}
+    task_sets = _tau2_task_sets(domain)
     for path in sorted(folder.glob("tasks_*.json")):
         split = path.stem.removeprefix("tasks_")
         name = f"{UPSTREAM_SOURCE}:{split}"
@@ -44,21 +103,21 @@ def imported_task_sets(domain: Domain) -> dict[str, TaskSet]:
     return task_sets
 
 
-def _task_loader(path: Path) -> Callable[[], list[Task]]:
+def _task_loader(path: Path, fix: str | None = None) -> Callable[[], list[Task]]:
     def load() -> list[Task]:
-        return read_imported_tasks(path)
+        return read_imported_tasks(path, fix)
 
     return load
 
 
-def read_imported_tasks(path: Path) -> list[Task]:
+def read_imported_tasks(path: Path, fix: str | None = None) -> list[Task]:
     """The tasks of an imported ``tasks_<split>.json`` file.
 
     Raises:
         TaskSetError: the file is unreadable, not a JSON list, or a task in it is invalid
             (the message names the file, the task's index and the fix).
     """
-    fix = f"re-import it: tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT"
+    fix = fix or f"re-import it: tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT"
     try:
         items = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -99,6 +158,8 @@ def resolve_task_set(domain: Domain, name: str | None) -> TaskSet:
             f"Upstream task sets appear after importing a checkout: "
             f"tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT"
         )
+    elif tau2_domain_of(domain.name) is not None:
+        hint = f"τ²-bench task sets appear after you {TAU2_IMPORT_HINT}"
     raise UnknownNameError(f"task set of domain {domain.name!r}", name, list(task_sets), hint)
 
 

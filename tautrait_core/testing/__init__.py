@@ -36,8 +36,20 @@ if TYPE_CHECKING:
         reply_text,
         reply_tool_call,
     )
+    from tautrait_core.testing.tau2_reference import (
+        apply_initial_state_for_test,
+        build_tau2_checkout,
+        call_function,
+        golden_records,
+        run_side_call,
+    )
 
 _EXPORTS = {
+    "apply_initial_state_for_test": "tautrait_core.testing.tau2_reference",
+    "build_tau2_checkout": "tautrait_core.testing.tau2_reference",
+    "call_function": "tautrait_core.testing.tau2_reference",
+    "golden_records": "tautrait_core.testing.tau2_reference",
+    "run_side_call": "tautrait_core.testing.tau2_reference",
     "cli": "tautrait_core.cli",
     "main": "tautrait_core.cli",
     "reset_plugin_manager": "tautrait_core.plugins",
@@ -71,8 +83,12 @@ __all__ = [
     "Reply",
     "ScriptedModelServer",
     "UpstreamDomainContract",
+    "apply_initial_state_for_test",
+    "build_tau2_checkout",
+    "call_function",
     "cli",
     "episode_fixtures",
+    "golden_records",
     "heavy_modules_imported_by",
     "main",
     "missing_reference_material",
@@ -83,6 +99,7 @@ __all__ = [
     "reply_text",
     "reply_tool_call",
     "reset_plugin_manager",
+    "run_side_call",
     "wheel_contents",
     "write_upstream_checkout",
 ]

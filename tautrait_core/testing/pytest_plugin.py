@@ -9,6 +9,8 @@ Installed with ``tautrait-core``; available in any test suite without imports:
 * ``reference_material``: the τ-Trait reference material folder (``tau-trait/``,
   ``tau2-bench/``) from ``$TAUTRAIT_REFERENCE`` or ``shared/peers`` beside the checkout;
   the test is skipped, saying how to provide it, when it is absent.
+* ``tau2_reference``, ``tau2_imported``: the τ²-bench part of it, and a factory that imports
+  some of its domains (``tau2_imported("mock")``) into the test's tautrait home.
 * ``domain_episode``: a factory of :class:`DomainEpisode` objects, a fresh database of a
   domain with one task loaded, to call tools and score the result::
 
@@ -117,3 +119,28 @@ def domain_episode(tautrait_home: Path) -> Iterator[Callable[..., DomainEpisode]
     yield make
     for episode in opened:
         episode.close()
+
+
+@pytest.fixture
+def tau2_reference(reference_material: Path) -> Path:
+    """The τ²-bench reference material (``tau2-bench/``; skipped, saying why, when absent)."""
+    folder = reference_material / "tau2-bench"
+    if not folder.is_dir():
+        pytest.skip(f"τ²-bench reference material not found at {folder}")
+    return folder
+
+
+@pytest.fixture
+def tau2_imported(tau2_reference: Path, tautrait_home: Path, tmp_path: Path) -> Callable[..., Path]:
+    """Factory: ``tau2_imported("mock", "retail")`` builds a τ²-bench checkout of those
+    domains from the reference material and imports it into the test's tautrait home;
+    returns the checkout."""
+    from tautrait_core.compat.tau2_import import import_tau2
+    from tautrait_core.testing.tau2_reference import build_tau2_checkout
+
+    def make(*domains: str) -> Path:
+        checkout = build_tau2_checkout(tau2_reference, tmp_path / "tau2-bench", list(domains))
+        import_tau2(checkout)
+        return checkout
+
+    return make

@@ -21,3 +21,5 @@ def register_agents(register: Callable[[DeferredPart], None]) -> None:
     register(DeferredPart("react", f"{AGENTS}.text_action:ReActAgent"))
     register(DeferredPart("few-shot", f"{AGENTS}.few_shot:FewShotAgent"))
     register(DeferredPart("human", "tautrait_core.builtin.human:HumanAgent"))
+    register(DeferredPart("oracle-plan", f"{AGENTS}.oracle_plan:OraclePlanAgent"))
+    register(DeferredPart("solo", f"{AGENTS}.solo:SoloAgent"))

@@ -1,0 +1,151 @@
+"""τ²'s retail database shape: rows from ``db.json``, records as τ²'s models dump them (field
+order, optional fields as ``null``, floats as floats), the export and its hash."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import SQLModel
+
+from tautrait_core import EpisodeDB, tau2_data_file, tau2_db_hash
+from tautrait_retail.catalog import Catalog
+from tautrait_retail.records import ORDER_FIELDS, expand_items
+from tautrait_retail.schema import Order, Product, User, Variant
+from tautrait_retail.upstream import RetailUpstream, _all
+
+ORDER_OPTIONAL_FIELDS = (
+    "cancel_reason",
+    "exchange_items",
+    "exchange_new_items",
+    "exchange_payment_method_id",
+    "exchange_price_difference",
+    "return_items",
+    "return_payment_method_id",
+)
+"""τ²'s optional order fields, after the fields every order has, in model order."""
+ADDRESS_FIELDS = ("address1", "address2", "city", "country", "state", "zip")
+PAYMENT_FIELDS = {
+    "credit_card": ("source", "id", "brand", "last_four"),
+    "gift_card": ("source", "id", "balance"),
+    "paypal": ("source", "id"),
+}
+
+
+def read_tau2_db() -> dict[str, Any]:
+    """The imported ``db.json`` of τ²'s retail domain."""
+    return json.loads(tau2_data_file("retail", "db.json").read_text(encoding="utf-8"))
+
+
+def rows_from(data: dict[str, Any]) -> list[SQLModel]:
+    """Table rows for τ²'s retail database (read through the retail plugin's own codec)."""
+    users = {
+        key: {k: v for k, v in record.items() if k != "user_id"}
+        for key, record in data["users"].items()
+    }
+    orders = {
+        key: {
+            **{field: record[field] for field in ORDER_FIELDS},
+            **{k: v for k, v in record.items() if k not in ORDER_FIELDS and v is not None},
+        }
+        for key, record in data["orders"].items()
+    }
+    upstream = {"orders": orders, "products": data["products"], "users": users}
+    return RetailUpstream().to_rows(upstream)
+
+
+def seed_rows() -> list[SQLModel]:
+    """The rows of the imported database."""
+    return rows_from(read_tau2_db())
+
+
+def address(record: dict[str, Any]) -> dict[str, Any]:
+    """An address in τ²'s field order."""
+    return {key: record[key] for key in ADDRESS_FIELDS}
+
+
+def payment_method(record: dict[str, Any]) -> dict[str, Any]:
+    """A payment method as τ²'s model of its kind dumps it."""
+    fields = PAYMENT_FIELDS.get(record.get("source", ""), tuple(record))
+    dumped = {key: record.get(key) for key in fields}
+    if "balance" in dumped and dumped["balance"] is not None:
+        dumped["balance"] = float(dumped["balance"])
+    return dumped
+
+
+def user_record(user: Any) -> dict[str, Any]:
+    """τ²'s ``User`` dump of a user row."""
+    return {
+        "user_id": user.user_id,
+        "name": {"first_name": user.name["first_name"], "last_name": user.name["last_name"]},
+        "address": address(user.address),
+        "email": user.email,
+        "payment_methods": {
+            key: payment_method(method) for key, method in user.payment_methods.items()
+        },
+        "orders": list(user.orders),
+    }
+
+
+def _payment(entry: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "transaction_type": entry["transaction_type"],
+        "amount": float(entry["amount"]),
+        "payment_method_id": entry["payment_method_id"],
+    }
+
+
+def order_record(order: Any, catalog: Catalog) -> dict[str, Any]:
+    """τ²'s ``Order`` dump of an order row."""
+    extra = order.extra_fields
+    record: dict[str, Any] = {
+        "order_id": order.order_id,
+        "user_id": order.user_id,
+        "address": address(order.address),
+        "items": [
+            {
+                "name": item["name"],
+                "product_id": item["product_id"],
+                "item_id": item["item_id"],
+                "price": float(item["price"]),
+                "options": dict(item["options"]),
+            }
+            for item in expand_items(order.items, catalog)
+        ],
+        "status": order.status,
+        "fulfillments": [
+            {"tracking_id": list(f["tracking_id"]), "item_ids": list(f["item_ids"])}
+            for f in order.fulfillments
+        ],
+        "payment_history": [_payment(entry) for entry in order.payment_history],
+    }
+    for key in ORDER_OPTIONAL_FIELDS:
+        record[key] = extra.get(key)
+    if record["exchange_price_difference"] is not None:
+        record["exchange_price_difference"] = float(record["exchange_price_difference"])
+    return record
+
+
+def product_record(catalog: Catalog, product_id: str) -> dict[str, Any] | None:
+    """τ²'s ``Product`` dump (``None`` for an unknown product)."""
+    product = catalog.product_record(product_id)
+    if product is not None:
+        for variant in product["variants"].values():
+            variant["price"] = float(variant["price"])
+    return product
+
+
+def export(db: EpisodeDB) -> dict[str, Any]:
+    """The episode database as τ²'s ``RetailDB.model_dump()``."""
+    db.flush()
+    catalog = Catalog(_all(db, Product), _all(db, Variant))
+    return {
+        "products": {key: product_record(catalog, key) for key in catalog.product_names},
+        "users": {row.user_id: user_record(row) for row in _all(db, User)},
+        "orders": {row.order_id: order_record(row, catalog) for row in _all(db, Order)},
+    }
+
+
+def agent_db_hash(db: EpisodeDB) -> str:
+    """τ²'s hash of the retail database."""
+    return tau2_db_hash(export(db))

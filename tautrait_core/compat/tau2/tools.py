@@ -1,0 +1,53 @@
+"""Tools that behave as τ²-bench's do (domain-spec §1.4).
+
+τ²-bench calls a tool as a plain method of a toolkit class, with the model's arguments as
+keyword arguments and no schema validation: a missing or unexpected argument gives Python's
+own ``TypeError`` text naming the class (``MockTools.create_task() missing 1 required
+positional argument: 'title'``). Any exception becomes ``"Error: " + str(exception)``; a
+return value is serialised by :func:`tau2_json`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tautrait_core.compat.tau2.serialise import tau2_json
+from tautrait_core.domain.tools import ERROR_PREFIX, Tool
+
+if TYPE_CHECKING:
+    from tautrait_core.domain.state import EpisodeDB
+
+
+class Tau2Tool(Tool):
+    """A tool called the way τ²-bench calls it (see the module docstring)."""
+
+    def invoke(self, db: EpisodeDB, arguments: dict[str, Any]) -> str:
+        """Run the tool on the arguments as given; errors come back as ``Error: ...``."""
+        try:
+            result = self.function(db, **arguments)
+        except Exception as exc:  # τ² reports every exception the same way
+            return ERROR_PREFIX + str(exc)
+        return tau2_json(result)
+
+
+def tau2_tool(toolkit: str) -> Callable[[Callable[..., Any]], Tau2Tool]:
+    """Make a function a :class:`Tau2Tool` of τ²'s toolkit class ``toolkit`` (e.g.
+    ``"MockTools"``): argument errors name ``toolkit.<function>()`` as τ² does."""
+
+    def wrap(function: Callable[..., Any]) -> Tau2Tool:
+        function.__qualname__ = f"{toolkit}.{function.__name__}"
+        return Tau2Tool(function)
+
+    return wrap
+
+
+CALCULATOR_CHARACTERS = frozenset("0123456789+-*/(). ")
+
+
+def tau2_calculate(expression: str) -> str:
+    """τ²'s ``calculate`` tool body (airline and retail): the expression's value rounded to
+    2 decimals, as text; raises ``ValueError("Invalid characters in expression")``."""
+    if not all(char in CALCULATOR_CHARACTERS for char in expression):
+        raise ValueError("Invalid characters in expression")
+    return str(round(float(eval(expression, {"__builtins__": None}, {})), 2))

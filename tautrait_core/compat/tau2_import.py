@@ -1,0 +1,126 @@
+"""``tautrait import tau2 PATH``: bring a τ²-bench checkout's domains in.
+
+For each τ² domain the checkout has (``data/tau2/domains/<domain>/``: mock, airline, retail,
+telecom) the data, policy and task files are copied as they are under the data directory,
+and every task file is parsed (never executed) into tautrait tasks, stored as
+``task_sets/<name>.json``. They show up as task sets ``tau2:<name>`` of the domains
+``tau2-<domain>`` (``tau2:telecom``, ``tau2:telecom-small``, ``tau2:airline``, ...), which
+read their database and policy from the copied files.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tautrait_core.compat.tau2.tasks import read_tau2_tasks
+from tautrait_core.domain.task_sets import TAU2_SOURCE, tau2_task_set_name
+from tautrait_core.errors import TaskSetError, UpstreamImportError
+from tautrait_core.paths import imports_dir
+
+TAU2_DOMAINS = ("mock", "airline", "retail", "telecom")
+"""The τ²-bench domains tautrait can run."""
+
+DATA_FILES = {"mock": "db.json", "airline": "db.json", "retail": "db.json", "telecom": "db.toml"}
+"""The file holding each domain's (agent-side) database."""
+
+AIRLINE_DB_FIX = (
+    "the checkout has no data/tau2/domains/airline/db.json (τ²-bench's airline database). "
+    "Restore it from a full clone (git checkout data/tau2/domains/airline/db.json), or rebuild "
+    "it from τ-bench's airline flights.json, reservations.json and users.json with a "
+    '"user_id" field added to every user record (the recipe of the τ²-bench reference '
+    "material: python tools/make_airline_db.py CHECKOUT/data/tau2/domains/airline/db.json), "
+    "then import again"
+)
+
+
+@dataclass
+class Tau2Import:
+    """What was imported for one τ² domain."""
+
+    domain: str
+    folder: Path
+    task_sets: dict[str, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def find_domains_dir(checkout: Path) -> Path:
+    """The checkout's folder of τ² domains (``data/tau2/domains``)."""
+    for candidate in (checkout / "data" / "tau2" / "domains", checkout / "domains", checkout):
+        if candidate.is_dir() and any(
+            any((candidate / name).glob("tasks*.json")) for name in TAU2_DOMAINS
+        ):
+            return candidate
+    raise UpstreamImportError(
+        f"{checkout} does not look like a τ²-bench checkout: expected "
+        "data/tau2/domains/<domain>/tasks.json (domains mock, airline, retail, telecom). "
+        "Clone https://github.com/sierra-research/tau2-bench and pass its root folder."
+    )
+
+
+def import_tau2(checkout: Path) -> list[Tau2Import]:
+    """Import every τ² domain of ``checkout``; a domain that cannot be imported is reported
+    in its :attr:`Tau2Import.problems` and left as it was.
+
+    Raises:
+        UpstreamImportError: not a checkout, or no domain could be imported.
+    """
+    domains_dir = find_domains_dir(checkout.expanduser().resolve())
+    target = imports_dir(TAU2_SOURCE)
+    target.mkdir(parents=True, exist_ok=True)
+    reports = []
+    for domain in TAU2_DOMAINS:
+        source = domains_dir / domain
+        if source.is_dir():
+            reports.append(_import_domain(source, domain, target / domain))
+    if not any(report.task_sets for report in reports):
+        raise UpstreamImportError(
+            f"{domains_dir}: nothing imported: "
+            + "; ".join(p for report in reports for p in report.problems)
+        )
+    return reports
+
+
+def _import_domain(source: Path, domain: str, destination: Path) -> Tau2Import:
+    report = Tau2Import(domain=domain, folder=destination)
+    data_file = source / DATA_FILES[domain]
+    if not data_file.is_file():
+        report.problems.append(
+            AIRLINE_DB_FIX if domain == "airline" else f"{data_file} is missing; {domain} skipped"
+        )
+        return report
+    staging = Path(tempfile.mkdtemp(prefix=f".{domain}-", dir=destination.parent))
+    try:
+        shutil.copytree(source, staging, dirs_exist_ok=True, symlinks=True)
+        if domain != "telecom":
+            _check_json(staging / DATA_FILES[domain])
+        (staging / "task_sets").mkdir()
+        for path in sorted(source.glob("tasks*.json")):
+            name = tau2_task_set_name(domain, path.stem)
+            try:
+                tasks = read_tau2_tasks(path)
+            except TaskSetError as exc:
+                report.problems.append(str(exc))
+                continue
+            dumped = [task.model_dump(mode="json") for task in tasks]
+            (staging / "task_sets" / f"{name}.json").write_text(json.dumps(dumped, indent=1))
+            report.task_sets[f"{TAU2_SOURCE}:{name}"] = len(tasks)
+        if not report.task_sets:
+            return report
+        if destination.exists():
+            shutil.rmtree(destination)
+        staging.rename(destination)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+    return report
+
+
+def _check_json(path: Path) -> None:
+    try:
+        json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UpstreamImportError(f"{path} is not valid JSON ({exc})") from exc
