@@ -45,6 +45,11 @@ RESUME_SETTINGS = EXECUTION_SETTINGS | {"agent_api_base", "user_api_base"}
 execution settings and the model servers, which may move between sessions); every other
 field defines the run, and giving it with a different value is refused on resume."""
 
+OMITTED_AT_DEFAULT = {"max_errors": None, "solo": False}
+"""Settings added after runs and sweeps were first stored: left out of
+:meth:`RunConfig.settings` at their default, so a run or sweep stored before them still
+compares (and resumes) as equal."""
+
 MOVED_TO_PLUGINS = {"steer_endpoint": "steer_endpoint", "endpoint": "steer_endpoint"}
 """Former RunConfig fields (and their aliases) now declared by a plugin, with the plugin
 option each became. Stored runs and library calls that still give them keep working: the
@@ -114,6 +119,14 @@ class RunConfig(BaseModel):
         1, ge=1, validation_alias=AliasChoices("concurrency", "max_concurrency")
     )
     max_steps: int = Field(30, ge=1)
+    """Agent steps (τ-bench protocol), or hops of the conversation (τ² protocol: every
+    agent message, user message and batch of tool results counts one; τ² uses 200)."""
+    max_errors: int | None = Field(None, ge=1)
+    """End the episode after this many failed tool calls (either side); ``None``: 10 with the
+    τ² protocol (τ²-bench's default, which it never enforces), no limit with τ-bench's."""
+    solo: bool = False
+    """Solo mode (dual-control domains with a solo policy): no customer; the agent gets the
+    task's ticket and the user tools, and ends the episode itself."""
     max_retries: int = Field(4, ge=0)
     max_cost: float | None = Field(None, gt=0)
     """Stop starting episodes once the run has spent this many dollars."""
@@ -220,6 +233,9 @@ class RunConfig(BaseModel):
         """The settings that make two runs comparable (all but :data:`EXECUTION_SETTINGS`)."""
         data = self.model_dump(exclude=set(EXECUTION_SETTINGS))
         data["traits"] = self.traits.as_words()
+        for name, default in OMITTED_AT_DEFAULT.items():
+            if data.get(name) == default:
+                del data[name]
         return data
 
     def plugin_option(self, name: str) -> Any:

@@ -35,7 +35,9 @@ hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 def register_domains(register: Callable[[Domain], None]) -> None:
     """Register domains (policy, tools, database schema and task sets).
 
-    :param register: call ``register(Domain(...))`` once per domain.
+    :param register: call ``register(Domain(...))`` once per domain. A domain with
+        ``user_tools`` is dual-control: the customer acts on their own side too, and its
+        episodes run with τ²-bench's protocol.
     """
 
 
@@ -53,7 +55,8 @@ def register_user_simulators(register: Callable[[type[UserSimulator]], None]) ->
     """Register user simulator strategies.
 
     :param register: call ``register(UserClass)``; the class has a ``name`` attribute and is
-        constructed once per episode (see :class:`tautrait_core.episode.user.UserSimulator`).
+        constructed once per episode (see :class:`tautrait_core.episode.user.UserSimulator`;
+        in a dual-control domain a turn may call the customer's tools).
     """
 
 

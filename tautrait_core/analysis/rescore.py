@@ -26,6 +26,10 @@ from pydantic import BaseModel, Field
 
 from tautrait_core.analysis.metrics import PassHatK, is_success, pass_hat_k
 from tautrait_core.analysis.recorded_episodes import RecordedEpisode, RecordedVerdict, load_source
+from tautrait_core.compat.tau2.recorded import load_tau2_file
+from tautrait_core.compat.tau2.results import is_tau2_results_file
+from tautrait_core.domain.criteria_checks import failing_components
+from tautrait_core.domain.criteria_reward import NLJudge, grade_criteria
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.reward import RewardInfo, compute_reward
 from tautrait_core.domain.state import StateTemplate
@@ -55,6 +59,10 @@ class CauseKind(StrEnum):
     """Outputs missing before are now found (``details``)."""
     NOW_PASSES = "now_passes"
     """The episode passes now; the record does not say why it failed before."""
+    COMPONENT_FAILS = "component_fails"
+    """τ²-style grading: the reward components that are 0 (``details``)."""
+    NOT_SCOREABLE = "not_scoreable"
+    """τ²-style grading could not grade the episode (``details``: why)."""
 
 
 class Cause(BaseModel):
@@ -171,8 +179,10 @@ def rescore_episode(
     template: StateTemplate,
     recorded: RecordedEpisode,
     today: dt.date,
+    judge: NLJudge | None = None,
 ) -> EpisodeRescore:
-    """Rescore one recorded episode against the current task of ``task_set``."""
+    """Rescore one recorded episode against the current task of ``task_set`` (``judge``
+    grades the NL assertions of τ²-style tasks)."""
     result = recorded.result
     record = EpisodeRescore(task_id=result.task_id, trial=result.trial, old_reward=result.reward)
     tasks = task_set.tasks
@@ -186,9 +196,15 @@ def rescore_episode(
         )
         return record
     task = tasks[result.task_id]
-    replay = replay_trajectory(domain, template, task, result.messages, today)
-    termination, unfinished = _ending(replay, result.termination)
-    info = replay.reward_info
+    if task.evaluation_criteria is not None:
+        info = grade_criteria(
+            domain, task, template, result.messages, result.termination, today, judge
+        )
+        replay, termination, unfinished = None, result.termination, None
+    else:
+        replay = replay_trajectory(domain, template, task, result.messages, today)
+        termination, unfinished = _ending(replay, result.termination)
+        info = replay.reward_info
     if unfinished is not None:
         info = info.model_copy(update={"reward": 0.0})
     verdict = recorded.verdict or RecordedVerdict.from_reward_info(result.reward_info)
@@ -197,7 +213,7 @@ def rescore_episode(
     record.termination = termination
     record.agrees = is_success(result.reward) == is_success(info.reward)
     record.task_changes = _task_changes(recorded.task, verdict, task, info)
-    if replay.ignored_messages:
+    if replay is not None and replay.ignored_messages:
         record.notes.append(
             f"the replay ended at terminating tool {replay.ending_tool}; "
             f"{replay.ignored_messages} later agent messages were not replayed"
@@ -216,6 +232,7 @@ def rescore_episodes(
     today: dt.date | None = None,
     *,
     default_today: dt.date | None = None,
+    judge: NLJudge | None = None,
 ) -> list[EpisodeRescore]:
     """Rescore ``episodes`` against ``task_set`` of ``domain``.
 
@@ -225,7 +242,9 @@ def rescore_episodes(
     template = template_for(domain, task_set)
     fallback = default_today or dt.date.today()
     return [
-        rescore_episode(domain, task_set, template, e, today or e.result.env_date or fallback)
+        rescore_episode(
+            domain, task_set, template, e, today or e.result.env_date or fallback, judge
+        )
         for e in episodes
     ]
 
@@ -255,6 +274,7 @@ def rescore(
     task_set: str | None = None,
     results_db: str | Path | None = None,
     today: dt.date | None = None,
+    judge: NLJudge | None = None,
 ) -> RescoreReport:
     """Rescore a stored run (by id, ``latest`` or a unique prefix) or an upstream result file.
 
@@ -268,15 +288,22 @@ def rescore(
         results_db: The results database holding the run (default: the usual one).
         today: The date every replay runs on. Default: the date each episode recorded,
             else (older runs) the local date the run was created, or today for a file.
+        judge: Grades the NL assertions of τ²-style tasks (without one, a task whose basis
+            holds them is not scoreable).
 
     Raises:
         RunNotFoundError, UnknownNameError, ConfigError, TaskSetError: the source, domain or
             task set cannot be found or read.
     """
-    loaded = load_source(source, domain=domain, task_set=task_set, results_db=results_db)
+    if is_tau2_results_file(source):
+        loaded = load_tau2_file(Path(source), domain, task_set)
+    else:
+        loaded = load_source(source, domain=domain, task_set=task_set, results_db=results_db)
     found = lookup("domain", loaded.domain)
     selected = resolve_task_set(found, loaded.task_set)
-    rescores = rescore_episodes(found, selected, loaded.episodes, today, default_today=loaded.today)
+    rescores = rescore_episodes(
+        found, selected, loaded.episodes, today, default_today=loaded.today, judge=judge
+    )
     return RescoreReport(
         source=loaded.label,
         domain=found.name,
@@ -316,6 +343,10 @@ def _new_failures(info: RewardInfo, unfinished: str | None) -> list[Cause]:
     causes = []
     if unfinished is not None:
         causes.append(Cause(kind=CauseKind.NOT_FINISHED, details=[unfinished]))
+    if info.not_scoreable is not None:
+        return [Cause(kind=CauseKind.NOT_SCOREABLE, details=[info.not_scoreable])]
+    if info.reward_basis is not None:
+        return [Cause(kind=CauseKind.COMPONENT_FAILS, details=failing_components(info))]
     if not info.r_actions:
         causes.append(Cause(kind=CauseKind.STATE_DIFFERS, details=info.state_diff))
     missing = [output for output, found in info.outputs.items() if not found]

@@ -25,9 +25,9 @@ import click
 from tautrait_core.config import RunConfig
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.episode.messages import STOP_TOKEN, TAU2_GREETING, Message, ToolCall
 from tautrait_core.episode.trait_backend import TraitBackend
-from tautrait_core.episode.user import UserSimulator
+from tautrait_core.episode.user import UserSimulator, UserTurn
 from tautrait_core.errors import ConfigError
 
 STOP_COMMAND = "/stop"
@@ -35,6 +35,11 @@ STOP_COMMAND = "/stop"
 USER_INTRO = """You are the customer. Your situation:
 {instruction}
 {traits}Type your messages to the agent. Type {stop} (or {token}) when you are done."""
+
+USER_TOOLS_INTRO = """You can also act on your own device (the agent does not see it):
+  /tool NAME {{"argument": "value"}}   call one of your tools
+  /tools                              list your tools
+Your tools: {tools}"""
 
 AGENT_INTRO = """You are the agent. Reply to the customer by typing text, or:
   /tool NAME {{"argument": "value"}}   call a tool
@@ -107,7 +112,8 @@ class HumanLeftError(RuntimeError):
 
 
 class HumanUser(UserSimulator):
-    """A person types the customer's turns (the trait mix is shown to them as a role)."""
+    """A person types the customer's turns (the trait mix is shown to them as a role); in a
+    dual-control domain they may call their own tools with ``/tool NAME {json}``."""
 
     name = "human"
     description = "a person types the customer's turns in the terminal"
@@ -118,12 +124,13 @@ class HumanUser(UserSimulator):
     ) -> None:
         super().__init__(context, traits)
         self.console = console or TerminalConsole()
+        self._calls = 0
 
     @classmethod
     def check_config(cls, config: RunConfig) -> None:
         require_one_episode_at_a_time("user simulator", config)
 
-    async def start(self) -> str:
+    async def start(self) -> UserTurn:
         mix = self.context.config.traits
         traits = f"Play this personality: {mix.label()}\n" if mix else ""
         self.console.show(
@@ -134,13 +141,25 @@ class HumanUser(UserSimulator):
                 token=STOP_TOKEN,
             )
         )
+        tools = self.context.user_tool_schemas
+        if tools:
+            names = ", ".join(schema["function"]["name"] for schema in tools)
+            self.console.show(USER_TOOLS_INTRO.format(tools=names))
+        if self.context.tau2:
+            self.console.show(f"Agent: {TAU2_GREETING}")
         return await self._read()
 
-    async def reply(self, agent_message: str) -> str:
+    async def reply(self, agent_message: str) -> UserTurn:
         self.console.show(f"Agent: {agent_message}")
         return await self._read()
 
-    async def _read(self) -> str:
+    async def observe_tool_results(self, results: list[Message]) -> UserTurn:
+        for result in results:
+            self.console.show(f"[{result.name}] {result.content}")
+        return await self._read()
+
+    async def _read(self) -> UserTurn:
+        tools = self.context.user_tool_schemas
         while True:
             try:
                 line = (await read_line(self.console, "You: ")).strip()
@@ -148,7 +167,17 @@ class HumanUser(UserSimulator):
                 return STOP_TOKEN
             if line.lower() == STOP_COMMAND:
                 return STOP_TOKEN
-            if line:
+            command, _, rest = line.partition(" ")
+            if tools and command == "/tools":
+                self.console.show(describe_tools(tools))
+            elif tools and command == "/tool" and rest.strip():
+                name, _, arguments = rest.strip().partition(" ")
+                self._calls += 1
+                call = ToolCall(
+                    id=f"human_user_{self._calls}", name=name, arguments=arguments or "{}"
+                )
+                return Message(role="user", content=None, tool_calls=[call], requestor="user")
+            elif line:
                 return line
 
 

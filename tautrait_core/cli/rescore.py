@@ -35,29 +35,54 @@ if TYPE_CHECKING:
     default=None,
     help="Task set to score with [default: the run's, or the domain's default for a file].",
 )
+@click.option(
+    "--judge-model",
+    default=None,
+    help="Model that judges the NL assertions of τ²-style tasks whose reward basis holds "
+    "them (without one, such episodes are reported as not scoreable).",
+)
+@click.option("--judge-api-base", default=None, help="OpenAI-compatible server for the judge.")
 @results_db_option
 @json_option
 def rescore(
     source: str,
     domain: str | None,
     task_set: str | None,
+    judge_model: str | None,
+    judge_api_base: str | None,
     results_db: Path | None,
     as_json: bool,
 ) -> None:
     """Re-grade recorded episodes with the current tasks and tools, without calling a model.
 
     FILE_OR_RUN is a run id in the results database ('latest' or a unique prefix works) or
-    an upstream result-list JSON file (tau-bench / tau-Trait). Each episode's tool calls
-    and replies are replayed on a fresh database and its reward is recomputed; the output
-    gives old and new reward per episode, why they differ, and pass^k before and after.
+    an upstream result file (tau-bench / tau-Trait result list, or τ²-bench results). Each
+    episode's tool calls and replies are replayed on a fresh database and its reward is
+    recomputed (τ²-style tasks: every reward component); the output gives old and new
+    reward per episode, why they differ, and pass^k before and after.
     """
     from tautrait_core.analysis.rescore import rescore as rescore_source
     from tautrait_core.paths import default_results_db
 
     if not Path(source).is_file():
         library_call(check_results_database, results_db or default_results_db())
+    judge = None
+    if judge_model is not None:
+        from tautrait_core.compat.tau2.nl_judge import ModelJudge
+        from tautrait_core.llm.client import ModelSpec
+        from tautrait_core.llm.keys import require_keys
+
+        library_call(require_keys, judge_model, None, judge_api_base, "judge")
+        judge = ModelJudge(
+            ModelSpec(model=judge_model, api_base=judge_api_base, temperature=0.0, role="judge")
+        )
     report = library_call(
-        rescore_source, source, domain=domain, task_set=task_set, results_db=results_db
+        rescore_source,
+        source,
+        domain=domain,
+        task_set=task_set,
+        results_db=results_db,
+        judge=judge,
     )
     if as_json:
         echo_json(report.model_dump(mode="json"))
@@ -82,18 +107,36 @@ def rescore(
 def _episode_table(report: RescoreReport) -> Table:
     from rich.table import Table
 
-    table = Table("task", "trial", "old", "new", "verdict", "why", title=f"Rescore {report.source}")
+    with_components = any(
+        episode.reward_info is not None and episode.reward_info.reward_basis is not None
+        for episode in report.episodes
+    )
+    columns = ["task", "trial", "old", "new", "verdict", "why"]
+    table = Table(*columns, *(["components"] if with_components else []))
+    table.title = f"Rescore {report.source}"
     for episode in report.episodes:
         new = "-" if episode.new_reward is None else f"{episode.new_reward:g}"
-        table.add_row(
+        cells = [
             str(episode.task_id),
             str(episode.trial),
             f"{episode.old_reward:g}",
             new,
             _verdict(episode),
             "; ".join(_reasons(episode)),
-        )
+        ]
+        table.add_row(*cells, *([_components(episode)] if with_components else []))
     return table
+
+
+def _components(episode: EpisodeRescore) -> str:
+    """The reward of each basis component of a τ²-style grade (``-`` for other grades)."""
+    info = episode.reward_info
+    if info is None or info.reward_basis is None:
+        return "-"
+    if info.not_scoreable is not None:
+        return "not scoreable"
+    breakdown = info.reward_breakdown or {}
+    return ", ".join(f"{name} {value:g}" for name, value in breakdown.items()) or "-"
 
 
 def _verdict(episode: EpisodeRescore) -> str:

@@ -98,11 +98,12 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
 @click.option(
     "--format",
     "export_format",
-    type=click.Choice(["tau-bench", "sft", "preference"]),
+    type=click.Choice(["tau-bench", "tau2", "sft", "preference"]),
     default="tau-bench",
     show_default=True,
-    help="tau-bench: upstream's result list (one run); sft: one chat-format conversation "
-    "per line (JSONL); preference: pairs of a passing and a failing episode (JSONL).",
+    help="tau-bench: upstream's result list (one run); tau2: τ²-bench's results file (one "
+    "run); sft: one chat-format conversation per line (JSONL); preference: pairs of a "
+    "passing and a failing episode (JSONL).",
 )
 @click.option(
     "--outcome",
@@ -123,20 +124,26 @@ def export(
     output: Path | None,
     results_db: Path | None,
 ) -> None:
-    """Export runs: upstream's result-list JSON (task_id, reward, info, traj, trial), or
-    training data in the OpenAI chat fine-tuning shape (sft, preference)."""
+    """Export runs: upstream's result-list JSON (task_id, reward, info, traj, trial),
+    τ²-bench's results file (tau2), or training data in the OpenAI chat fine-tuning shape
+    (sft, preference)."""
     if export_format != "sft" and (outcome is not None or min_reward is not None):
         raise click.UsageError("--outcome and --min-reward apply to --format sft only")
     store = open_store(results_db)
-    if export_format == "tau-bench":
+    if export_format in ("tau-bench", "tau2"):
         if len(run_ids) > 1:
-            raise click.UsageError("--format tau-bench exports one run: give one RUN id")
-        from tautrait_core.compat.result_files import result_list
-        from tautrait_core.domain.task_sets import tasks_of_run
+            raise click.UsageError(f"--format {export_format} exports one run: give one RUN id")
+        from tautrait_core.compat.result_files import result_list, tau2_result_file
 
         record = library_call(store.get_run, run_ids[0])
-        tasks = library_call(tasks_of_run, record.domain, record.task_set)
-        text = json.dumps(result_list(store.episodes(record.id), tasks), indent=2)
+        if export_format == "tau2":
+            data = library_call(tau2_result_file, record, store.episodes(record.id))
+        else:
+            from tautrait_core.domain.task_sets import tasks_of_run
+
+            tasks = library_call(tasks_of_run, record.domain, record.task_set)
+            data = result_list(store.episodes(record.id), tasks)
+        text = json.dumps(data, indent=2)
         if output is None:
             click.echo(text)
         else:
@@ -162,14 +169,19 @@ def export(
 
 
 @cli.command("import")
-@click.argument("source", type=click.Choice(["tau-trait"]))
+@click.argument("source", type=click.Choice(["tau-trait", "tau2"]))
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
 def import_command(source: str, path: Path) -> None:
     """Import upstream task sets and data from a checkout of SOURCE at PATH.
 
     The task files are parsed, never executed. Afterwards run them with
-    --task-set tau-trait:test (or :train, :dev).
+    --task-set tau-trait:test (or :train, :dev); for tau2 (τ²-bench), with
+    --domain tau2-<domain> --task-set tau2:<domain> (e.g. tau2-retail, tau2:retail;
+    tau2:telecom-small).
     """
+    if source == "tau2":
+        _import_tau2(path)
+        return
     from tautrait_core.compat.tau_trait_import import import_tau_trait
     from tautrait_core.plugins import get_plugin_manager
 
@@ -187,3 +199,18 @@ def import_command(source: str, path: Path) -> None:
     out.print(
         f"Run one with: tautrait run --domain {first.domain} --task-set tau-trait:{split} ..."
     )
+
+
+def _import_tau2(path: Path) -> None:
+    from tautrait_core.compat.tau2_import import import_tau2
+
+    reports = library_call(import_tau2, path)
+    out = console()
+    for item in reports:
+        sets = ", ".join(f"{name} ({n} tasks)" for name, n in item.task_sets.items())
+        out.print(f"{item.domain}: {sets or 'nothing imported'} -> {item.folder}")
+        for problem in item.problems:
+            out.print(f"  skipped: {problem}")
+    first = next(item for item in reports if item.task_sets)
+    name = next(iter(first.task_sets))
+    out.print(f"Run one with: tautrait run --domain tau2-{first.domain} --task-set {name} ...")

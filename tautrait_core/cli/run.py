@@ -155,7 +155,27 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
     default=1,
     show_default=True,
 )
-@click.option("--max-steps", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option(
+    "--max-steps",
+    type=click.IntRange(min=1),
+    default=30,
+    show_default=True,
+    help="Agent steps; with the τ² protocol (dual control), hops of the conversation.",
+)
+@click.option(
+    "--max-errors",
+    type=click.IntRange(min=1),
+    default=None,
+    help="End an episode after this many failed tool calls [default: 10 with the τ² "
+    "protocol, no limit otherwise].",
+)
+@click.option(
+    "--solo",
+    is_flag=True,
+    default=False,
+    help="No customer: the agent works the task's ticket with both sides' tools "
+    "(dual-control domains; --agent solo or oracle).",
+)
 @click.option(
     "--max-retries",
     type=click.IntRange(min=0),

@@ -21,6 +21,7 @@ from tautrait_core.llm.usage import Usage
 
 if TYPE_CHECKING:
     from tautrait_core.run.runner import RunReport
+    from tautrait_core.store.tables import RunRecord
 
 
 def last_source(result: EpisodeResult) -> str | None:
@@ -101,6 +102,36 @@ def write_result_list(report: RunReport, config: RunConfig) -> Path:
     tasks = tasks_of_run(report.run.domain, report.run.task_set)
     path.write_text(json.dumps(result_list(report.results, tasks), indent=2))
     return path
+
+
+def tau2_result_file(run: RunRecord, results: list[EpisodeResult]) -> dict[str, Any]:
+    """A stored run as τ²-bench's results file (see :mod:`tautrait_core.compat.tau2.results`).
+
+    Raises:
+        UnknownNameError, TaskSetError: the run's domain or task set is not installed (and
+            the run is not an imported τ² file, whose task ids are kept).
+    """
+    from tautrait_core.compat.tau2.results import TAU2_TASK_IDS, tau2_results, tau2_run_info
+    from tautrait_core.domain.task_sets import tasks_of_run
+    from tautrait_core.errors import TautraitError
+    from tautrait_core.plugins import lookup
+
+    config = run.run_config()
+    try:
+        tasks = tasks_of_run(run.domain, run.task_set)
+        policy: str | None = lookup("domain", run.domain).policy
+    except TautraitError:
+        if TAU2_TASK_IDS not in run.plugins:
+            raise
+        # an imported τ² run whose task set is not installed: its tasks by τ² id only
+        ids = json.loads(run.plugins[TAU2_TASK_IDS])
+        tasks = [Task(id=task_id, user_id="", instruction="") for task_id in ids]
+        policy = None
+    info = tau2_run_info(
+        run.domain, policy, config.agent, config.agent_model, config.user, config.user_model
+    )
+    info.update(num_trials=config.num_trials, max_steps=config.max_steps, seed=config.seed)
+    return tau2_results(results, tasks, info, seed=config.seed)
 
 
 class UpstreamEpisode:

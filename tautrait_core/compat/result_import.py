@@ -10,12 +10,23 @@ has status ``imported`` and can be reported, shown, diagnosed and compared like 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from tautrait_core.compat.result_files import read_result_list
+from tautrait_core.compat.tau2.results import (
+    TAU2_TASK_IDS,
+    Tau2Results,
+    default_tau2_task_set,
+    is_tau2_results_file,
+    read_tau2_results,
+    task_set_holding,
+    tau2_domain,
+)
 from tautrait_core.config import RunConfig
+from tautrait_core.domain.task import Task
 from tautrait_core.errors import ConfigError
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord
@@ -96,6 +107,8 @@ def import_result_list(
         TaskSetError: the file is not a result list.
         ConfigError: the file is empty, or its domain is neither given nor in its name.
     """
+    if is_tau2_results_file(path):
+        return import_tau2_results(store, path, settings)
     episodes = read_result_list(path)
     if not episodes:
         raise ConfigError(f"{path} holds no results: nothing to import")
@@ -132,6 +145,89 @@ def import_result_list(
     return ImportedRun(
         record=store.get_run(record.id), episodes=len(pairs), duplicates=len(episodes) - len(pairs)
     )
+
+
+def import_tau2_results(store: ResultStore, path: Path, settings: ImportSettings) -> ImportedRun:
+    """Store the simulations of a τ² results file as a new run (each with τ²'s reward and
+    every reward component). The domain (``telecom`` in the file: ``tau2-telecom``) and the
+    models come from the file unless given; the task set defaults to τ²'s own set of the
+    domain that holds the file's tasks (``tau2:telecom`` or ``tau2:telecom-small``), else
+    ``tau2:<domain>``; the traits to none (τ² has none).
+
+    Raises:
+        TaskSetError: the file is not a τ² results file or names tasks the task set lacks.
+        ConfigError: the file holds no simulations, or names no domain and none is given.
+    """
+    read = read_tau2_results(path)
+    if not read.results:
+        raise ConfigError(f"{path} holds no simulations: nothing to import")
+    if settings.domain is None and read.domain is None:
+        raise ConfigError(f"{path.name} does not name its domain: pass --domain")
+    domain = settings.domain or tau2_domain(str(read.domain))
+    holding = _installed_task_set(domain, read.simulated_task_ids, settings.task_set)
+    installed = None
+    if holding is not None:
+        task_set, installed = holding
+        read = read_tau2_results(path, installed)
+    else:
+        task_set = settings.task_set or default_tau2_task_set(domain)
+    agent_info, user_info = read.info.get("agent_info") or {}, read.info.get("user_info") or {}
+    task_ids = sorted({result.task_id for result in read.results})
+    config = RunConfig(
+        domain=domain,
+        task_set=task_set,
+        agent=settings.agent,
+        agent_model=settings.agent_model or agent_info.get("llm"),
+        user=settings.user,
+        user_model=settings.user_model or user_info.get("llm"),
+        traits=settings.traits or TraitMix(),
+        num_trials=max(result.trial for result in read.results) + 1,
+        task_ids=task_ids,
+        run_name=settings.name or path.stem,
+    )
+    record = store.import_run(
+        config,
+        task_set,
+        task_ids,
+        plugins={
+            "imported-from": str(path.resolve()),
+            "format": "tau2",
+            TAU2_TASK_IDS: json.dumps(_ids_by_position(read, installed)),
+        },
+        results=read.results,
+        status=IMPORTED_STATUS,
+    )
+    pairs = {(result.task_id, result.trial) for result in read.results}
+    return ImportedRun(
+        record=store.get_run(record.id),
+        episodes=len(pairs),
+        duplicates=len(read.results) - len(pairs),
+    )
+
+
+def _ids_by_position(read: Tau2Results, installed: list[Task] | None) -> list[str | None]:
+    """τ²'s task id of each task position the run uses (so an export can name them even
+    when the task set is not installed)."""
+    if installed is not None:
+        return [task.id for task in installed]
+    return [task.id for task in read.tasks]
+
+
+def _installed_task_set(
+    domain_name: str, task_ids: set[str], given: str | None
+) -> tuple[str, list[Task]] | None:
+    """The task set of an installed domain holding the file's tasks (``None`` when the
+    domain is not installed or no such set is imported)."""
+    from tautrait_core.errors import TautraitError
+    from tautrait_core.plugins import get_plugin_manager
+
+    manager = get_plugin_manager()
+    if domain_name not in manager.names("domain"):
+        return None
+    try:
+        return task_set_holding(manager.get("domain", domain_name), task_ids, given)
+    except TautraitError:
+        return None
 
 
 def _default_task_set(domain_name: str, path: Path) -> str:

@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tautrait_core.compat.tau2.tasks import read_tau2_task_file
+from tautrait_core.compat.tau2.tasks import read_tau2_tasks
 from tautrait_core.domain.task_sets import TAU2_SOURCE, tau2_task_set_name
 from tautrait_core.errors import TaskSetError, UpstreamImportError
 from tautrait_core.paths import imports_dir
@@ -101,7 +101,7 @@ def _import_domain(source: Path, domain: str, destination: Path) -> Tau2Import:
         for path in sorted(source.glob("tasks*.json")):
             name = tau2_task_set_name(domain, path.stem)
             try:
-                tasks = read_tau2_task_file(path)
+                tasks = read_tau2_tasks(path)
             except TaskSetError as exc:
                 report.problems.append(str(exc))
                 continue

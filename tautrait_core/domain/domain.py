@@ -31,8 +31,11 @@ class TaskSet:
 
     ``load_rows`` returns the seed rows of the database the tasks were written for; when it
     is ``None`` the domain's own seed data is used. ``data_id`` names that database, so two
-    task sets on the same data share one template. ``protocol`` says whose semantics the
-    tasks follow (τ-bench's, or τ²-bench's: declared reward basis, both sides' tool calls).
+    task sets on the same data share one template. ``protocol`` says how its episodes run:
+    ``"tau-bench"`` (the agent's first tool call of a message runs; the conversation opens
+    with the customer) or ``"tau2"`` (every tool call of a message runs in order, the agent
+    greets first, steps count hops, τ²'s stop signals and error limit apply). A
+    dual-control domain always runs with ``"tau2"``.
     """
 
     name: str

@@ -3,7 +3,8 @@
 An agent class is registered with the ``register_agents`` hook and constructed once per
 episode. The orchestrator calls :meth:`Agent.next_message` with the conversation so far
 (OpenAI form: system policy, user turns, the agent's own messages and tool results) and
-executes the first tool call of the returned message, or sends its text to the user.
+executes the first tool call of the returned message (every call, in order, with the τ²
+protocol), or sends its text to the user.
 """
 
 from __future__ import annotations
@@ -22,9 +23,13 @@ class Agent(Strategy, ABC):
 
     Attributes:
         needs_model: Whether ``--agent-model`` is required.
+        works_solo: Whether the agent can run in solo mode (``--solo``: no customer; it
+            gets the task's ticket and the user tools, and ends the episode itself by
+            answering ``###STOP###``).
     """
 
     needs_model: ClassVar[bool] = True
+    works_solo: ClassVar[bool] = False
 
     def __init__(self, context: EpisodeContext) -> None:
         super().__init__(context)
@@ -32,5 +37,6 @@ class Agent(Strategy, ABC):
 
     @abstractmethod
     async def next_message(self, conversation: list[Message]) -> Message:
-        """The agent's next message: text for the user, or one or more tool calls
-        (only the first is executed, as the policies require one call at a time)."""
+        """The agent's next message: text for the user, or one or more tool calls (with
+        τ-bench's protocol only the first is executed, as its policies require one call at
+        a time; with τ²'s all are, in order)."""

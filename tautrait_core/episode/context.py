@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 from tautrait_core.config import RunConfig
 from tautrait_core.domain.domain import Domain
@@ -38,6 +39,9 @@ class EpisodeContext:
         trial: The trial number (0-based).
         config: The run's configuration (models, traits, limits).
         seed: A per-episode seed derived from the run seed, task and trial.
+        protocol: How the episode runs: its task set's protocol (``"tau-bench"`` or
+            ``"tau2"``, see :class:`tautrait_core.domain.domain.TaskSet`); a dual-control
+            domain always runs with τ²'s (:attr:`tau2`).
     """
 
     domain: Domain
@@ -46,6 +50,26 @@ class EpisodeContext:
     trial: int
     config: RunConfig
     seed: int
+    protocol: Literal["tau-bench", "tau2"] = "tau-bench"
+
+    @property
+    def tau2(self) -> bool:
+        """Whether the episode runs with τ²-bench's protocol: every tool call of a message
+        runs in order on the side that made it, the agent greets first, steps count hops,
+        and the customer may stop, ask for a transfer or declare the request out of scope."""
+        return self.protocol == "tau2" or self.domain.dual_control
+
+    @property
+    def solo(self) -> bool:
+        """Whether the agent works alone (``--solo``): no customer, the agent gets the
+        task's ticket and the user tools."""
+        return self.config.solo
+
+    @property
+    def user_tool_schemas(self) -> list[dict[str, Any]]:
+        """The tools the customer may call in this episode (none in solo mode, where the
+        agent has them)."""
+        return [] if self.solo else list(self.domain.user_tool_schemas)
 
     def agent_model(self) -> ModelSpec:
         """The agent's model, from ``--agent-model`` and friends."""

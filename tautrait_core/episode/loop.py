@@ -1,10 +1,19 @@
 """One episode: the agent, the simulated user and the domain's tools exchange messages.
 
-The conversation starts with the user's first message. Each agent step is either a tool
-call (only the first call of a message runs; its observation is appended) or a message to
-the user (who answers). The episode ends when the user's message contains ``###STOP###``,
-when the agent calls a terminating tool, or after ``max_steps`` agent steps. Then the
-reward is computed (see :mod:`tautrait_core.domain.reward`).
+The episode database starts from the task's initial state, if it has one
+(:func:`tautrait_core.domain.initial_state.apply_initial_state`). Then one of two protocols
+runs the conversation:
+
+* τ-bench's (single-control domains, unless their task set says ``"tau2"``): the
+  conversation starts with the user's first message. Each agent step is either a tool call
+  (only the first call of a message runs; its observation is appended) or a message to the
+  user (who answers). The episode ends when the user's message contains ``###STOP###``,
+  when the agent calls a terminating tool, after ``max_steps`` agent steps, or (only when
+  ``max_errors`` is given) after that many failed tool calls.
+* τ²-bench's (dual-control domains, and task sets that ask for it): see
+  :mod:`tautrait_core.episode.tau2_protocol`.
+
+Then the reward is computed (see :mod:`tautrait_core.domain.reward`).
 
 Failures are classified so that metrics stay honest:
 
@@ -27,87 +36,39 @@ from __future__ import annotations
 import datetime as dt
 import time
 
-from tautrait_core.domain.domain import Domain
+from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.reward import RewardInfo, compute_reward
 from tautrait_core.domain.state import EpisodeDB, StateTemplate
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.episode.conversation import Conversation, UserFailure, user_turn
+from tautrait_core.episode.messages import STOP_TOKEN, Message
 from tautrait_core.episode.result import FINISHED_TERMINATIONS, EpisodeResult, Outcome, Termination
+from tautrait_core.episode.tau2_protocol import Tau2Episode
+from tautrait_core.episode.tool_execution import (
+    MAX_ARGUMENT_CHARS,
+    MAX_ARGUMENT_DEPTH,
+    argument_depth,
+    bounded_call,
+    ends_episode,
+    execute_tool_call,
+    invalid_arguments_observation,
+)
 from tautrait_core.episode.user import UserSimulator
 from tautrait_core.errors import ContextWindowError, ProviderError
 from tautrait_core.llm.client import call_log, encodable_text
 from tautrait_core.llm.usage import ModelCall
 
-MAX_ARGUMENT_DEPTH = 32
-"""Deepest nesting of arrays and objects accepted in tool-call arguments."""
-MAX_ARGUMENT_CHARS = 100_000
-"""Longest tool-call argument text accepted (and stored)."""
-
-
-class _UserFailure(Exception):
-    """The user simulator failed; wraps the original error."""
-
-
-def invalid_arguments_observation(name: str, error: Exception) -> str:
-    """What the agent sees when its tool-call arguments are not a JSON object."""
-    return f"Error: the arguments for {name} are not a valid JSON object ({error})"
-
-
-def argument_depth(text: str) -> int:
-    """How deeply the arrays and objects of a JSON text nest (without parsing it)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for character in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif character == "\\":
-                escaped = True
-            elif character == '"':
-                in_string = False
-        elif character == '"':
-            in_string = True
-        elif character in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif character in "]}":
-            depth -= 1
-    return deepest
-
-
-def bounded_call(call: ToolCall) -> ToolCall:
-    """``call`` as it is stored: arguments cut to :data:`MAX_ARGUMENT_CHARS` characters."""
-    if len(call.arguments) <= MAX_ARGUMENT_CHARS:
-        return call
-    cut = len(call.arguments) - MAX_ARGUMENT_CHARS
-    kept = call.arguments[:MAX_ARGUMENT_CHARS] + f"...[{cut} more characters not stored]"
-    return call.model_copy(update={"arguments": kept})
-
-
-def execute_tool_call(domain: Domain, db: EpisodeDB, call: ToolCall) -> str:
-    """Run one tool call as an episode does: malformed, oversized or too deeply nested
-    arguments and unknown tools give an ``Error: ...`` observation, never an exception."""
-    if len(call.arguments) > MAX_ARGUMENT_CHARS:
-        return (
-            f"Error: the arguments for {call.name} are {len(call.arguments)} characters long; "
-            f"at most {MAX_ARGUMENT_CHARS} are accepted"
-        )
-    if argument_depth(call.arguments) > MAX_ARGUMENT_DEPTH:
-        return (
-            f"Error: the arguments for {call.name} nest deeper than {MAX_ARGUMENT_DEPTH} "
-            "levels of arrays and objects"
-        )
-    try:
-        arguments = call.parsed_arguments()
-    except ValueError as exc:
-        return invalid_arguments_observation(call.name, exc)
-    return encodable_text(domain.run_tool(db, call.name, arguments))
-
-
-def ends_episode(domain: Domain, call: ToolCall) -> bool:
-    """Whether calling ``call`` ends the episode (a registered terminating tool)."""
-    return call.name in domain.terminating_tools and call.name in domain.tools_by_name
+__all__ = [
+    "MAX_ARGUMENT_CHARS",
+    "MAX_ARGUMENT_DEPTH",
+    "argument_depth",
+    "bounded_call",
+    "ends_episode",
+    "execute_tool_call",
+    "invalid_arguments_observation",
+    "run_episode",
+]
 
 
 async def run_episode(
@@ -120,10 +81,8 @@ async def run_episode(
     """Run one episode to its end and score it. Never raises for model or tool failures."""
     domain = context.domain
     started = time.monotonic()
-    messages: list[Message] = [Message(role="system", content=domain.policy)]
-    replies: list[str] = []
-    steps = 0
-    termination: Termination | None = None
+    policy = domain.solo_policy if context.solo and domain.solo_policy else domain.policy
+    conversation = Conversation(messages=[Message(role="system", content=policy)])
     outcome: Outcome | None = None
     error: str | None = None
     reward_info: RewardInfo | None = None
@@ -132,60 +91,35 @@ async def run_episode(
     calls: list[ModelCall] = []
     log_token = call_log.set(calls)
     try:
+        # a task whose initial state cannot be applied is unusable: the error propagates
+        # and the episode is recorded as not run
+        history = apply_initial_state(domain, db, context.task)
         try:
-            first = await _user_turn(user.start())
-            messages.append(Message(role="user", content=first))
-            if STOP_TOKEN in first:
-                termination = Termination.USER_STOP
-            while termination is None:
-                if steps >= context.config.max_steps:
-                    termination = Termination.MAX_STEPS
-                    break
-                reply = await agent.next_message(messages)
-                steps += 1
-                if reply.tool_calls:
-                    call = reply.tool_calls[0]
-                    content = None if reply.content is None else encodable_text(reply.content)
-                    messages.append(
-                        Message(role="assistant", content=content, tool_calls=[bounded_call(call)])
-                    )
-                    observation = execute_tool_call(domain, db, call)
-                    messages.append(
-                        Message(
-                            role="tool", content=observation, tool_call_id=call.id, name=call.name
-                        )
-                    )
-                    if ends_episode(domain, call):
-                        termination = Termination.TERMINATING_TOOL
-                else:
-                    content = encodable_text(reply.content or "")
-                    messages.append(Message(role="assistant", content=content))
-                    replies.append(content)
-                    answer = await _user_turn(user.reply(content))
-                    messages.append(Message(role="user", content=answer))
-                    if STOP_TOKEN in answer:
-                        termination = Termination.USER_STOP
-        except _UserFailure as failure:
+            if context.tau2:
+                await Tau2Episode(context, db, agent, user, conversation).run(history)
+            else:
+                await _tau_bench_conversation(context, db, agent, user, conversation)
+        except UserFailure as failure:
             cause = failure.__cause__ or failure
-            termination = (
+            conversation.termination = (
                 Termination.PROVIDER_ERROR
                 if isinstance(cause, ProviderError)
                 else Termination.USER_ERROR
             )
             outcome, error = Outcome.ERROR, f"user simulator: {type(cause).__name__}: {cause}"
         except ProviderError as exc:
-            termination, outcome, error = Termination.PROVIDER_ERROR, Outcome.ERROR, f"agent: {exc}"
+            conversation.termination = Termination.PROVIDER_ERROR
+            outcome, error = Outcome.ERROR, f"agent: {exc}"
         except ContextWindowError as exc:
-            termination, outcome, error = Termination.CONTEXT_WINDOW, Outcome.FAIL, f"agent: {exc}"
+            conversation.termination = Termination.CONTEXT_WINDOW
+            outcome, error = Outcome.FAIL, f"agent: {exc}"
         except Exception as exc:  # an agent that crashes fails its task
-            termination, outcome, error = (
-                Termination.AGENT_ERROR,
-                Outcome.FAIL,
-                f"agent: {type(exc).__name__}: {exc}",
-            )
+            conversation.termination = Termination.AGENT_ERROR
+            outcome, error = Outcome.FAIL, f"agent: {type(exc).__name__}: {exc}"
 
+        termination = conversation.termination
         if outcome is not Outcome.ERROR:
-            reward_info = compute_reward(domain, context.task, db, replies)
+            reward_info = compute_reward(domain, context.task, db, conversation.replies)
             if termination not in FINISHED_TERMINATIONS:
                 reward_info = reward_info.model_copy(update={"reward": 0.0})
             outcome = Outcome.PASS if reward_info.reward == 1.0 else Outcome.FAIL
@@ -201,20 +135,65 @@ async def run_episode(
         reward=reward_info.reward if reward_info else 0.0,
         termination=termination,
         reward_info=reward_info,
-        messages=messages,
+        messages=conversation.messages,
         error=None if error is None else encodable_text(error),
         agent_usage=agent.usage,
         user_usage=user.usage,
         calls=calls,
-        steps=steps,
+        steps=conversation.steps,
         duration_s=round(time.monotonic() - started, 3),
         env_date=db.today,
     )
 
 
-async def _user_turn(awaitable: object) -> str:
-    try:
-        text = await awaitable  # type: ignore[misc]
-    except Exception as exc:
-        raise _UserFailure(str(exc)) from exc
-    return encodable_text(str(text))
+async def _tau_bench_conversation(
+    context: EpisodeContext,
+    db: EpisodeDB,
+    agent: Agent,
+    user: UserSimulator,
+    conversation: Conversation,
+) -> None:
+    """The conversation with τ-bench's protocol: the customer opens; of an agent message
+    with tool calls only the first call runs; ``max_steps`` counts agent steps."""
+    domain = context.domain
+    config = context.config
+    messages = conversation.messages
+    first = await _user_text(user.start())
+    messages.append(Message(role="user", content=first))
+    if STOP_TOKEN in first:
+        conversation.termination = Termination.USER_STOP
+    while conversation.termination is None:
+        if conversation.steps >= config.max_steps:
+            conversation.termination = Termination.MAX_STEPS
+            break
+        reply = await agent.next_message(messages)
+        conversation.steps += 1
+        if reply.tool_calls:
+            call = reply.tool_calls[0]
+            content = None if reply.content is None else encodable_text(reply.content)
+            messages.append(
+                Message(role="assistant", content=content, tool_calls=[bounded_call(call)])
+            )
+            observation = execute_tool_call(domain, db, call)
+            messages.append(
+                Message(role="tool", content=observation, tool_call_id=call.id, name=call.name)
+            )
+            if ends_episode(domain, call):
+                conversation.termination = Termination.TERMINATING_TOOL
+            elif config.max_errors is not None and domain.is_error(observation):
+                conversation.tool_errors += 1
+                if conversation.tool_errors >= config.max_errors:
+                    conversation.termination = Termination.TOO_MANY_ERRORS
+        else:
+            content = encodable_text(reply.content or "")
+            messages.append(Message(role="assistant", content=content))
+            conversation.replies.append(content)
+            answer = await _user_text(user.reply(content))
+            messages.append(Message(role="user", content=answer))
+            if STOP_TOKEN in answer:
+                conversation.termination = Termination.USER_STOP
+
+
+async def _user_text(awaitable: object) -> str:
+    """A text-only customer's turn (single-control domains have no user tools)."""
+    return (await user_turn(awaitable)).content or ""

@@ -9,6 +9,14 @@ from pydantic import BaseModel
 
 STOP_TOKEN = "###STOP###"
 """A user message containing this token ends the episode."""
+TRANSFER_TOKEN = "###TRANSFER###"
+"""With the τ² protocol, a user message containing this token ends the episode: the
+customer was transferred to a human."""
+OUT_OF_SCOPE_TOKEN = "###OUT-OF-SCOPE###"
+"""With the τ² protocol, a user message containing this token ends the episode: the
+customer's situation does not cover what the conversation needs."""
+TAU2_GREETING = "Hi! How can I help you today?"
+"""The agent's fixed opening message with the τ² protocol."""
 
 
 class ToolCall(BaseModel):

@@ -31,15 +31,31 @@ class Termination(StrEnum):
     """Why the conversation stopped."""
 
     USER_STOP = "user_stop"
+    USER_TRANSFER = "user_transfer"
+    """The customer says they were transferred (``###TRANSFER###``, τ² protocol)."""
+    USER_OUT_OF_SCOPE = "user_out_of_scope"
+    """The customer's situation does not cover what was asked (``###OUT-OF-SCOPE###``)."""
+    AGENT_STOP = "agent_stop"
+    """The agent declared the task done (solo mode)."""
     TERMINATING_TOOL = "terminating_tool"
     MAX_STEPS = "max_steps"
+    TOO_MANY_ERRORS = "too_many_errors"
+    """Tool calls failed ``--max-errors`` times (τ² protocol)."""
     AGENT_ERROR = "agent_error"
     USER_ERROR = "user_error"
     CONTEXT_WINDOW = "context_window"
     PROVIDER_ERROR = "provider_error"
 
 
-FINISHED_TERMINATIONS = frozenset({Termination.USER_STOP, Termination.TERMINATING_TOOL})
+FINISHED_TERMINATIONS = frozenset(
+    {
+        Termination.USER_STOP,
+        Termination.USER_TRANSFER,
+        Termination.USER_OUT_OF_SCOPE,
+        Termination.AGENT_STOP,
+        Termination.TERMINATING_TOOL,
+    }
+)
 """Endings that count as a finished conversation; any other ending scores 0."""
 
 

@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from tautrait_core.episode.messages import ToolCall
 from tautrait_core.episode.strategy import Strategy
 from tautrait_core.llm.usage import Usage
 from tautrait_core.trait_mix import TraitMix
@@ -19,10 +20,12 @@ from tautrait_core.trait_mix import TraitMix
 
 @dataclass
 class Generation:
-    """One generated user utterance and what it cost."""
+    """One generated user utterance and what it cost; ``tool_calls`` are the customer's
+    calls of their own tools (dual-control domains only)."""
 
     text: str
     usage: Usage = field(default_factory=Usage)
+    tool_calls: list[ToolCall] | None = None
 
 
 class TraitBackend(Strategy, ABC):
@@ -37,7 +40,14 @@ class TraitBackend(Strategy, ABC):
         return self.context.config.traits
 
     @abstractmethod
-    async def generate(self, messages: list[dict[str, Any]]) -> Generation:
+    async def generate(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
+    ) -> Generation:
         """The user's next utterance for ``messages`` (OpenAI chat form, from the user's
         point of view: the system prompt, then the agent's turns as ``user`` messages and
-        the simulated user's own turns as ``assistant`` messages)."""
+        the simulated user's own turns as ``assistant`` messages, with its own tool calls
+        and their ``tool`` results).
+
+        ``tools`` are the schemas of the customer's tools (dual-control domains; ``None``
+        otherwise, and then user simulators call ``generate(messages)`` alone, so a
+        backend that only serves single-control domains may leave the argument out)."""

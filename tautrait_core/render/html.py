@@ -30,7 +30,7 @@ from tautrait_core.render.terminal import (
     pass_change_by_run,
     run_heading,
 )
-from tautrait_core.render.transcript import reward_breakdown, transcript
+from tautrait_core.render.transcript import component_failures_line, reward_breakdown, transcript
 from tautrait_core.store.tables import DiagnosisRecord
 from tautrait_core.trait_mix import TRAITS
 
@@ -127,6 +127,7 @@ class RunView:
     id: str
     heading: str
     diagnoses: str | None
+    components: str | None
     trials: list[int]
     grid: list[GridRow]
     policy: str | None
@@ -294,6 +295,7 @@ def _run_view(summary: RunSummary) -> RunView:
         id=record.id,
         heading=run_heading(record),
         diagnoses=diagnosis_line,
+        components=component_failures_line(summary.results),
         trials=list(range(record.num_trials)),
         grid=_success_grid(summary),
         policy=policy or None,

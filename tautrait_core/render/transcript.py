@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tautrait_core.domain.criteria_checks import failing_components
+from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.episode.result import EpisodeResult, Termination
 from tautrait_core.render.console import format_costs
 
@@ -31,8 +35,12 @@ def visible(text: str) -> str:
 
 TERMINATION_TEXT = {
     Termination.USER_STOP: "the user ended the conversation",
+    Termination.USER_TRANSFER: "the user was transferred",
+    Termination.USER_OUT_OF_SCOPE: "the user's situation did not cover what was asked",
+    Termination.AGENT_STOP: "the agent declared the task done",
     Termination.TERMINATING_TOOL: "a terminating tool was called",
     Termination.MAX_STEPS: "the step limit was reached",
+    Termination.TOO_MANY_ERRORS: "too many tool calls failed",
     Termination.AGENT_ERROR: "the agent failed",
     Termination.USER_ERROR: "the user simulator failed",
     Termination.CONTEXT_WINDOW: "the conversation outgrew the context window",
@@ -93,6 +101,8 @@ class RewardBreakdown:
             (``None`` when the episode was not scored).
         outputs_missing / outputs_given: Required outputs absent from / present in the
             agent's replies.
+        components: For a τ²-style grade, one sentence per reward component (basis members
+            first), replacing the database and outputs sentences; ``None`` otherwise.
     """
 
     outcome: str
@@ -106,11 +116,14 @@ class RewardBreakdown:
     user_cost: float | None
     steps: int
     duration_s: float
+    components: list[str] | None = None
 
     def lines(self, with_cost: bool = True) -> list[str]:
         """The breakdown as short sentences (the last one on cost, if ``with_cost``)."""
         lines = [f"Reward {self.reward:g} ({self.outcome})."]
-        if self.state_diff is None:
+        if self.components is not None:
+            lines += self.components
+        elif self.state_diff is None:
             lines.append("Database: not scored.")
         elif self.state_diff:
             lines.append(f"Database differs from the gold replay in: {', '.join(self.state_diff)}")
@@ -153,4 +166,72 @@ def reward_breakdown(result: EpisodeResult) -> RewardBreakdown:
         user_cost=result.user_usage.cost,
         steps=result.steps,
         duration_s=result.duration_s,
+        components=component_lines(info) if info is not None and info.reward_basis else None,
     )
+
+
+def component_lines(info: RewardInfo) -> list[str]:
+    """A τ²-style grade as sentences: the basis, then each component (counted or not) with
+    its reward and what failed."""
+    if info.not_scoreable is not None:
+        return [f"Not scoreable: {info.not_scoreable}."]
+    note = (info.info or {}).get("note")
+    if isinstance(note, str):
+        return [f"{note}."]
+    breakdown = info.reward_breakdown or {}
+    lines = [f"Reward basis: {', '.join(info.reward_basis or [])}."]
+    failed: dict[str, list[str]] = {}
+    for item in failing_components(info):
+        component, _, detail = item.partition(": ")
+        failed.setdefault(component, []).extend([detail] if detail else [])
+    checks = {
+        "DB": [info.db_check] if info.db_check is not None else None,
+        "ENV_ASSERTION": info.env_assertions,
+        "ACTION": info.action_checks,
+        "COMMUNICATE": info.communicate_checks,
+        "NL_ASSERTION": info.nl_assertions,
+    }
+    for component, found in checks.items():
+        if found is None:
+            continue
+        counted = "" if component in breakdown else " (not counted)"
+        passed = sum(1 for check in found if _check_passed(check))
+        line = f"{component}{counted}: {passed}/{len(found)} met"
+        details = failed.get(component) if component in breakdown else None
+        lines.append(line + (f"; failed {', '.join(details)}." if details else "."))
+    return lines
+
+
+def component_failures(results: Sequence[EpisodeResult]) -> dict[str, int] | None:
+    """Over the τ²-graded episodes of a run, how many failed each reward component (most
+    first), plus ``"not scoreable"`` episodes; ``None`` when no episode was τ²-graded."""
+    graded = [r.reward_info for r in results if r.reward_info and r.reward_info.reward_basis]
+    if not graded:
+        return None
+    counts: Counter[str] = Counter()
+    for info in graded:
+        if info.not_scoreable is not None:
+            counts["not scoreable"] += 1
+            continue
+        for component, reward in (info.reward_breakdown or {}).items():
+            if reward < 1.0:
+                counts[component] += 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def component_failures_line(results: Sequence[EpisodeResult]) -> str | None:
+    """The sentence ``report`` prints about :func:`component_failures` (``None``: no
+    episode was τ²-graded)."""
+    counts = component_failures(results)
+    if counts is None:
+        return None
+    graded = sum(1 for r in results if r.reward_info and r.reward_info.reward_basis)
+    listed = ", ".join(f"{name} {count}" for name, count in counts.items()) or "none"
+    return f"Failing reward components (of {graded} τ²-graded episodes): {listed}"
+
+
+def _check_passed(check: dict[str, object]) -> bool:
+    for key in ("met", "action_match", "db_match"):
+        if key in check:
+            return bool(check[key])
+    return False

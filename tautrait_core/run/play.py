@@ -16,12 +16,11 @@ from typing import Any, Literal
 from tautrait_core.builtin.human import HumanAgent, HumanConsole, HumanUser
 from tautrait_core.config import RunConfig
 from tautrait_core.domain.task_sets import template_for
-from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.loop import run_episode
 from tautrait_core.episode.result import EpisodeResult
 from tautrait_core.errors import ConfigError
 from tautrait_core.plugins import lookup
-from tautrait_core.run.prepared import episode_seed, prepare
+from tautrait_core.run.prepared import episode_context, prepare
 
 Side = Literal["agent", "user"]
 HUMAN = "human"
@@ -74,15 +73,7 @@ def play_episode(
             anything is shown.
     """
     prepared = prepare(config.model_copy(update={"task_ids": [task_id], "concurrency": 1}))
-    config = prepared.config
-    context = EpisodeContext(
-        domain=prepared.domain,
-        task=prepared.task_set.tasks[task_id],
-        task_id=task_id,
-        trial=0,
-        config=config,
-        seed=episode_seed(config.seed, task_id, 0),
-    )
+    context = episode_context(prepared, task_id, 0)
     traits = prepared.trait_backend_class(context)
     if issubclass(prepared.agent_class, HumanAgent):
         agent = prepared.agent_class(context, console=console)

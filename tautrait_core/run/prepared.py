@@ -54,9 +54,8 @@ def prepare(config: RunConfig) -> PreparedRun:
     )
     agent_class = manager.get("agent", config.agent)
     if config.user is None:
-        config = config.model_copy(
-            update={"user": "llm" if agent_class.needs_model else "scripted"}
-        )
+        plays_user = agent_class.needs_model and not config.solo
+        config = config.model_copy(update={"user": "llm" if plays_user else "scripted"})
     user_class = manager.get("user", config.user)
     backend_class = manager.get("trait_backend", config.trait_backend)
     if agent_class.needs_model and not config.agent_model:
@@ -64,13 +63,19 @@ def prepare(config: RunConfig) -> PreparedRun:
             f"agent {config.agent!r} calls a model: pass --agent-model (e.g. gpt-4o), "
             "or use --agent oracle for an offline dry run"
         )
-    if user_class.needs_model and not config.user_model:
+    if user_class.needs_model and not config.user_model and not config.solo:
         raise ConfigError(
             f"user simulator {config.user!r} calls a model: pass --user-model, "
             "or use --user scripted for an offline dry run"
         )
     warnings = []
-    if config.traits.traits and not user_class.needs_model:
+    if config.solo:
+        check_solo(config, domain, agent_class)
+        if config.user != "scripted":
+            warnings.append(
+                f"solo mode has no customer: user simulator {config.user!r} is not used"
+            )
+    elif config.traits.traits and not user_class.needs_model:
         warnings.append(
             f"user simulator {config.user!r} calls no model and ignores traits: this run is "
             f"stored with traits {config.traits.label()} but its user showed none. Leave "
@@ -82,7 +87,11 @@ def prepare(config: RunConfig) -> PreparedRun:
             check(config)
     if agent_class.needs_model:
         require_keys(config.agent_model, config.agent_provider, config.agent_api_base, "agent")
-    if user_class.needs_model and getattr(backend_class, "uses_user_model", True):
+    if (
+        user_class.needs_model
+        and not config.solo
+        and getattr(backend_class, "uses_user_model", True)
+    ):
         require_keys(config.user_model, config.user_provider, config.user_api_base, "user")
     check_executor(config)
     task_set = resolve_task_set(domain, config.task_set)
@@ -108,6 +117,21 @@ def prepare(config: RunConfig) -> PreparedRun:
     )
 
 
+def check_solo(config: RunConfig, domain: Domain, agent_class: type) -> None:
+    """Refuse ``--solo`` where it cannot work: a domain without user tools or a solo policy,
+    or an agent that cannot work alone."""
+    if not domain.dual_control or domain.solo_policy is None:
+        raise ConfigError(
+            f"domain {domain.name!r} does not support solo mode (it needs user tools and a "
+            "solo policy); leave out --solo"
+        )
+    if not getattr(agent_class, "works_solo", False):
+        raise ConfigError(
+            f"agent {config.agent!r} cannot work without a customer: use --agent solo "
+            "(a model) or --agent oracle with --solo, or leave out --solo"
+        )
+
+
 def check_plugin_options(config: RunConfig) -> None:
     """Refuse plugin options no loaded plugin declares (e.g. its plugin is not installed)."""
     declared = get_plugin_manager().run_options()
@@ -124,19 +148,25 @@ def episode_seed(seed: int, task_id: int, trial: int) -> int:
     return random.Random(f"{seed}:{task_id}:{trial}").getrandbits(31)
 
 
-async def run_prepared_episode(
-    prepared: PreparedRun, template: StateTemplate, task_id: int, trial: int
-) -> EpisodeResult:
-    """Run one (task, trial) episode in this process; a crash outside it becomes an error."""
+def episode_context(prepared: PreparedRun, task_id: int, trial: int) -> EpisodeContext:
+    """The fixed inputs of one (task, trial) episode of a prepared run."""
     config = prepared.config
-    context = EpisodeContext(
+    return EpisodeContext(
         domain=prepared.domain,
         task=prepared.task_set.tasks[task_id],
         task_id=task_id,
         trial=trial,
         config=config,
         seed=episode_seed(config.seed, task_id, trial),
+        protocol=prepared.task_set.protocol,
     )
+
+
+async def run_prepared_episode(
+    prepared: PreparedRun, template: StateTemplate, task_id: int, trial: int
+) -> EpisodeResult:
+    """Run one (task, trial) episode in this process; a crash outside it becomes an error."""
+    context = episode_context(prepared, task_id, trial)
     try:
         agent = prepared.agent_class(context)
         user = prepared.user_class(context, prepared.trait_backend_class(context))

@@ -16,13 +16,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tautrait_core.domain.criteria_reward import run_side_tool, side_functions
 from tautrait_core.domain.domain import Domain
+from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.domain.task import Task
+from tautrait_core.episode.tool_execution import sync_state
 
 
 def build_tau2_checkout(tau2_reference: Path, destination: Path, domains: list[str]) -> Path:
     """A τ²-bench checkout at ``destination`` holding ``domains`` (airline's DB rebuilt)."""
+    destination = destination.resolve()
     for name in domains:
         target = destination / "data" / "tau2" / "domains" / name
         shutil.copytree(tau2_reference / "data" / name, target)
@@ -46,52 +50,21 @@ def golden_records(tau2_reference: Path, task_set: str, variant: str = "gold") -
 def run_side_call(
     domain: Domain, db: EpisodeDB, requestor: str, name: str, arguments: dict[str, Any]
 ) -> str:
-    """Run a tool call of either side as the episode would; the observation."""
-    if requestor == "user":
-        found = domain.user_tools_by_name.get(name)
-        if found is None:
-            return (
-                "Error: User tools not available"
-                if not domain.user_tools
-                else (f"Error: Tool '{name}' not found.")
-            )
-        observation = found.invoke(db, arguments)
-        db.flush()
-    else:
-        observation = domain.run_tool(db, name, arguments)
-    if domain.sync_state is not None and not observation.startswith("Error: "):
-        domain.sync_state(db)
+    """Run a tool call of either side as an episode does (the state sync after a call that
+    succeeded); the observation."""
+    observation = run_side_tool(domain, db, requestor, name, arguments)
+    if not domain.is_error(observation):
+        sync_state(domain, db)
     return observation
 
 
 def call_function(domain: Domain, db: EpisodeDB, side: str, name: str, arguments: dict) -> Any:
-    """Call a side's function or tool by name, as an initialization action or assertion."""
-    functions = domain.user_functions if side == "user" else domain.agent_functions
-    tools = domain.user_tools_by_name if side == "user" else domain.tools_by_name
-    if name in functions:
-        return functions[name](db, **arguments)
-    return tools[name].function(db, **arguments)
+    """Call a side's function or tool by name, as an initialization action or an env
+    assertion does; the raw return value."""
+    return side_functions(domain, side)[name](db, **arguments)
 
 
 def apply_initial_state_for_test(domain: Domain, db: EpisodeDB, task: Task) -> None:
-    """A minimal application of a τ² task's initial state (data, actions, history calls,
-    sync), for golden tests until the core's own is in place."""
-    state = task.initial_state
-    if state is not None:
-        data = state.initialization_data
-        if data is not None:
-            for side, update in (("assistant", data.agent_data), ("user", data.user_data)):
-                if update is not None and domain.merge_initial_data is not None:
-                    domain.merge_initial_data(db, side, update)
-        for action in state.initialization_actions or []:
-            call_function(domain, db, action.env_type, action.func_name, action.arguments)
-            db.flush()
-            if domain.sync_state is not None:
-                domain.sync_state(db)
-        for message in state.message_history or []:
-            side = "user" if message.get("role") == "user" else "assistant"
-            for call in message.get("tool_calls") or []:
-                run_side_call(domain, db, side, call["name"], call.get("arguments") or {})
-    if domain.sync_state is not None:
-        domain.sync_state(db)
-    db.flush()
+    """Apply a τ² task's initial state as an episode does (the core's
+    :func:`~tautrait_core.domain.initial_state.apply_initial_state`)."""
+    apply_initial_state(domain, db, task)

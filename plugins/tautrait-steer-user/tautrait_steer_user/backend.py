@@ -32,6 +32,7 @@ from tautrait_steer_user.protocol import (
     SteerRequest,
     reduce_messages,
 )
+from tautrait_steer_user.user_tools import read_tool_calls, text_messages
 
 
 def resolve_endpoint(config: RunConfig) -> str:
@@ -106,21 +107,30 @@ class SteerTraitBackend(TraitBackend):
             max_retries=config.max_retries,
             retry_base_s=config.retry_base_s,
         )
+        self._calls = 0
 
     @classmethod
     def check_config(cls, config: RunConfig) -> None:
         """Fail before a run when the endpoint or the key is missing or malformed."""
         resolve_api_key(resolve_endpoint(config))
 
-    async def generate(self, messages: list[dict[str, Any]]) -> Generation:
-        """The user's next turn, steered with the run's trait mix."""
+    async def generate(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
+    ) -> Generation:
+        """The user's next turn, steered with the run's trait mix; with the customer's
+        ``tools`` (dual-control domains) it may be a tool call, written as text
+        (:mod:`tautrait_steer_user.user_tools`)."""
         config = self.context.config
         temperature = config.user_temperature
         request = SteerRequest(
             traits=self.traits,
-            messages=reduce_messages(messages),
+            messages=reduce_messages(text_messages(messages, tools) if tools else messages),
             temperature=DEFAULT_TEMPERATURE if temperature is None else temperature,
             max_tokens=DEFAULT_MAX_TOKENS,
         )
         answer = await self.client.generate(request)
-        return Generation(text=answer.text, usage=answer.usage)
+        if not tools:
+            return Generation(text=answer.text, usage=answer.usage)
+        self._calls += 1
+        text, calls = read_tool_calls(answer.text, f"steer_call_{self._calls}")
+        return Generation(text=text, usage=answer.usage, tool_calls=calls)

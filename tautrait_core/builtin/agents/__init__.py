@@ -15,6 +15,8 @@ from tautrait_core.hookspecs import hookimpl
 def register_agents(register: Callable[[type[Any]], None]) -> None:
     from tautrait_core.builtin.agents.few_shot import FewShotAgent
     from tautrait_core.builtin.agents.oracle import OracleAgent
+    from tautrait_core.builtin.agents.oracle_plan import OraclePlanAgent
+    from tautrait_core.builtin.agents.solo import SoloAgent
     from tautrait_core.builtin.agents.text_action import ActAgent, ReActAgent
     from tautrait_core.builtin.agents.tool_calling import ToolCallingAgent
     from tautrait_core.builtin.human import HumanAgent
@@ -25,3 +27,5 @@ def register_agents(register: Callable[[type[Any]], None]) -> None:
     register(ReActAgent)
     register(FewShotAgent)
     register(HumanAgent)
+    register(OraclePlanAgent)
+    register(SoloAgent)

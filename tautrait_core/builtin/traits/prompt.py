@@ -61,9 +61,15 @@ class PromptTraitBackend(TraitBackend):
     name = "prompt"
     description = "describes the trait mix in the simulated user's system prompt"
 
-    async def generate(self, messages: list[dict[str, Any]]) -> Generation:
+    async def generate(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
+    ) -> Generation:
         prompt = [dict(message) for message in messages]
         if prompt and prompt[0]["role"] == "system":
             prompt[0]["content"] = prompt[0]["content"] + describe_traits(self.traits)
-        completion = await complete(self.context.user_model(), prompt)
-        return Generation(text=completion.message.content or "", usage=completion.usage)
+        completion = await complete(self.context.user_model(), prompt, tools=tools)
+        return Generation(
+            text=completion.message.content or "",
+            usage=completion.usage,
+            tool_calls=completion.message.tool_calls,
+        )

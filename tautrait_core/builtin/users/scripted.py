@@ -1,15 +1,28 @@
 """The ``scripted`` user: reads the task instruction, then stops. Calls no model; pairs with
 the ``oracle`` agent for offline runs.
+
+In a dual-control domain it also replays the customer's gold actions: each time the agent
+writes to it while some remain, it makes the next run of them (the calls the ``oracle``
+agent asks for), says it is done once their results are in, and stops when none remain.
 """
 
 from __future__ import annotations
 
-from tautrait_core.episode.messages import STOP_TOKEN
-from tautrait_core.episode.user import UserSimulator
+import json
+
+from tautrait_core.builtin.gold import gold_actions, user_action_runs
+from tautrait_core.episode.context import EpisodeContext
+from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.episode.trait_backend import TraitBackend
+from tautrait_core.episode.user import UserSimulator, UserTurn
+
+DONE_MESSAGE = "Done."
+"""What the scripted customer says after its tool calls ran."""
 
 
 class ScriptedUser(UserSimulator):
-    """Opens with the task instruction and ends the conversation at the agent's first reply.
+    """Opens with the task instruction and ends the conversation at the agent's first reply
+    (in a dual-control domain: once it has replayed the customer's gold actions).
 
     Needs no model; pairs with the ``oracle`` agent for offline dry runs.
     """
@@ -18,8 +31,29 @@ class ScriptedUser(UserSimulator):
     description = "states the task instruction, then stops at the agent's first reply (no model)"
     needs_model = False
 
+    def __init__(self, context: EpisodeContext, traits: TraitBackend) -> None:
+        super().__init__(context, traits)
+        dual = bool(context.user_tool_schemas)
+        self._runs = user_action_runs(gold_actions(context.task)) if dual else []
+        self._calls = 0
+
     async def start(self) -> str:
         return self.context.task.instruction.strip()
 
-    async def reply(self, agent_message: str) -> str:
-        return STOP_TOKEN
+    async def reply(self, agent_message: str) -> UserTurn:
+        if not self._runs:
+            return STOP_TOKEN
+        calls = []
+        for action in self._runs.pop(0):
+            self._calls += 1
+            calls.append(
+                ToolCall(
+                    id=f"scripted_{self._calls}",
+                    name=action.name,
+                    arguments=json.dumps(action.kwargs),
+                )
+            )
+        return Message(role="user", content=None, tool_calls=calls, requestor="user")
+
+    async def observe_tool_results(self, results: list[Message]) -> UserTurn:
+        return DONE_MESSAGE

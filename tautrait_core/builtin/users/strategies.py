@@ -24,12 +24,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from tautrait_core.builtin.users.llm import LLMUser
 from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.messages import STOP_TOKEN
-from tautrait_core.episode.trait_backend import TraitBackend
+from tautrait_core.episode.trait_backend import Generation, TraitBackend
+from tautrait_core.episode.user import UserTurn
 from tautrait_core.llm.client import complete
 
 FORMAT_RETRIES = 2
@@ -106,12 +106,13 @@ class ReActUser(LLMUser):
         super().__init__(context, traits)
         self.messages[0]["content"] += REACT_FORMAT
 
-    async def _next(self) -> str:
+    async def _next(self) -> UserTurn:
         attempts = 0
         while True:
-            generation = await self.traits.generate(self.messages)
-            self.usage.add(generation.usage)
+            generation = await self._generate(self.messages)
             attempts += 1
+            if generation.tool_calls:  # the thought stays private; the calls run
+                return self._record(generation, shown="")
             try:
                 response = split_response(generation.text)
             except UserFormatError as exc:
@@ -121,8 +122,7 @@ class ReActUser(LLMUser):
                         f"last answer: {generation.text[:300]!r}"
                     ) from exc
                 continue
-            self.messages.append({"role": "assistant", "content": generation.text})
-            return response
+            return self._record(generation, shown=response)
 
 
 @dataclass(frozen=True)
@@ -147,22 +147,18 @@ class VerifyingUser(LLMUser):
     name = "verify"
     description = "a model plays the customer; each message is checked and regenerated if wrong"
 
-    async def _next(self) -> str:
+    async def _next(self) -> UserTurn:
         candidate = await self._generate(self.messages)
         for _ in range(MAX_REGENERATIONS):
-            verdict = await self._review(candidate)
+            if candidate.tool_calls:  # a call on the customer's own device is not reviewed
+                break
+            verdict = await self._review(candidate.text)
             if verdict.accepted:
                 break
-            candidate = await self._revise(candidate, verdict)
-        self.messages.append({"role": "assistant", "content": candidate})
-        return candidate
+            candidate = await self._revise(candidate.text, verdict)
+        return self._record(candidate)
 
-    async def _generate(self, messages: list[dict[str, Any]]) -> str:
-        generation = await self.traits.generate(messages)
-        self.usage.add(generation.usage)
-        return generation.text
-
-    async def _revise(self, candidate: str, verdict: Verdict) -> str:
+    async def _revise(self, candidate: str, verdict: Verdict) -> Generation:
         """A new candidate after ``candidate`` was rejected: here, simply another sample."""
         return await self._generate(self.messages)
 
@@ -184,6 +180,7 @@ class VerifyingUser(LLMUser):
         lines = [
             f"{'Agent' if message['role'] == 'user' else 'Customer'}: {message['content']}"
             for message in self.messages[1:]
+            if message["role"] != "tool" and not message.get("tool_calls")
         ]
         return (
             f"Situation:\n{self.context.task.instruction.strip()}\n\n"
@@ -198,7 +195,7 @@ class ReflectingUser(VerifyingUser):
     name = "reflection"
     description = "as verify, but a rejected message is reflected on and rewritten"
 
-    async def _revise(self, candidate: str, verdict: Verdict) -> str:
+    async def _revise(self, candidate: str, verdict: Verdict) -> Generation:
         advice = await self._auxiliary(
             "user-reflect",
             REFLECTION_PROMPT,

@@ -1,1 +1,2 @@
-"""τ²-bench compatibility: its tool-output serialisation, database hashes and tools."""
+"""τ²-bench compatibility: its tool-output serialisation, database hash, tools, task files,
+reward breakdown and results files."""

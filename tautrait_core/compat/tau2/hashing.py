@@ -1,5 +1,4 @@
-"""τ²-bench's database hash: ``sha256(json.dumps(db.model_dump(), sort_keys=True,
-default=str))``, of a side's database exported to τ²'s dict shape."""
+"""τ²-bench's database hash, for comparing a domain's state with τ²'s golden hashes."""
 
 from __future__ import annotations
 
@@ -9,6 +8,10 @@ from typing import Any
 
 
 def tau2_db_hash(data: dict[str, Any]) -> str:
-    """The hex digest τ²-bench computes for a database dumped as ``data``."""
+    """The hex SHA-256 τ²-bench gives a database whose ``model_dump()`` is ``data``.
+
+    ``data`` is one side's state in τ²'s dict shape (dates may stay date objects: like τ²,
+    they hash as ``str(date)``); keys are sorted at every level, floats use ``repr``.
+    """
     text = json.dumps(data, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()

@@ -1,111 +1,120 @@
-"""τ²-bench task files as :class:`~tautrait_core.domain.task.Task` objects (domain-spec §2).
+"""τ²-bench task files -> :class:`~tautrait_core.domain.task.Task`.
 
-A τ² task has no ``user_id`` and gives the user simulator a scenario rather than one
-instruction: the scenario is rendered to the instruction text as τ² renders it (§2.1), the
-gold actions become :class:`Action` objects (both sides), and the task keeps its ``id``,
-``ticket``, ``initial_state`` and ``evaluation_criteria``.
+A τ² task file is a JSON list of task objects, or ``{"tasks": [...]}`` (domain-spec §2).
+Each task keeps its ``id``, ``ticket``, ``initial_state`` and ``evaluation_criteria``; the
+customer's scenario becomes the task's ``instruction`` in the layout τ²'s user simulator
+reads (§2.1), and the gold actions of both sides become the task's ``actions``.
 """
 
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from tautrait_core.domain.task import Action, Task
+from tautrait_core.domain.criteria import EvaluationCriteria, InitialState
+from tautrait_core.domain.criteria_checks import action_from_tau2
+from tautrait_core.domain.task import Task
 from tautrait_core.errors import TaskSetError
 
-SCENARIO_PARTS = (
-    ("domain", "Domain"),
+_TAB = "\t"
+_STRUCTURED_PARTS = (
     ("reason_for_call", "Reason for call"),
     ("known_info", "Known info"),
     ("unknown_info", "Unknown info"),
     ("task_instructions", "Task instructions"),
 )
-"""The keys of structured instructions, in τ²'s order, with their headings."""
 
 
-def _indent(text: str, tabs: int) -> str:
-    return "\n".join("\t" * tabs + line for line in text.split("\n"))
-
-
-def render_scenario(scenario: dict[str, Any]) -> str:
-    """The user simulator's instruction text for a τ² ``user_scenario``."""
-    lines: list[str] = []
-    persona = scenario.get("persona")
-    if persona is not None:
-        lines += ["Persona:", _indent(str(persona), 1)]
-    lines.append("Instructions:")
+def render_user_scenario(scenario: dict[str, Any]) -> str:
+    """The text τ²'s user simulator gets for a task's ``user_scenario`` (§2.1)."""
     instructions = scenario.get("instructions")
     if isinstance(instructions, dict):
-        for key, heading in SCENARIO_PARTS:
+        lines = [f"Domain: {instructions.get('domain')}"]
+        for key, title in _STRUCTURED_PARTS:
             value = instructions.get(key)
-            if value is None and key in ("known_info", "unknown_info"):
-                continue
-            lines += [f"\t{heading}:", _indent(str(value), 2)]
-    else:
-        lines.append(_indent(str(instructions), 1))
+            if value is not None or key in ("reason_for_call", "task_instructions"):
+                lines.append(f"{title}:\n{textwrap.indent(str(value), _TAB)}")
+        instructions = "\n".join(lines)
+    lines = []
+    persona = scenario.get("persona")
+    if persona is not None:
+        lines += ["Persona:", textwrap.indent(str(persona), _TAB)]
+    lines += ["Instructions:", textwrap.indent(str(instructions), _TAB)]
     return "\n".join(lines)
 
 
-def task_from_tau2(item: dict[str, Any]) -> Task:
-    """One τ² task object as a :class:`Task` (raises ``ValidationError``/``ValueError``)."""
-    if not isinstance(item, dict):
-        raise ValueError("a task must be a JSON object")
-    criteria = item.get("evaluation_criteria") or None
-    gold = (criteria or {}).get("actions") or []
-    actions = [
-        Action(
-            name=action["name"],
-            kwargs=action.get("arguments") or {},
-            requestor=action.get("requestor") or "assistant",
-            action_id=action.get("action_id"),
-            compare_args=action.get("compare_args"),
-            info=action.get("info"),
+def task_from_tau2(data: dict[str, Any]) -> Task:
+    """One τ² task object as a :class:`Task`.
+
+    Raises:
+        ValueError: a required field is missing or has the wrong type.
+    """
+    if not isinstance(data, dict):
+        raise ValueError(f"a task must be a JSON object, not {type(data).__name__}")
+    for key in ("id", "user_scenario"):
+        if key not in data:
+            raise ValueError(f"task has no {key!r}")
+    criteria_data = data.get("evaluation_criteria")
+    actions = [action_from_tau2(item) for item in (criteria_data or {}).get("actions") or []]
+    criteria = None
+    if criteria_data is not None:
+        criteria = EvaluationCriteria.model_validate(
+            {
+                **criteria_data,
+                "actions": actions if criteria_data.get("actions") is not None else None,
+            }
         )
-        for action in gold
-    ]
-    return Task.model_validate(
-        {
-            "id": str(item["id"]),
-            "user_id": "",
-            "instruction": render_scenario(item.get("user_scenario") or {}),
-            "actions": actions,
-            "outputs": (criteria or {}).get("communicate_info") or [],
-            "ticket": item.get("ticket"),
-            "initial_state": item.get("initial_state"),
-            "evaluation_criteria": criteria,
-        }
+    initial_state = data.get("initial_state")
+    return Task(
+        id=str(data["id"]),
+        user_id="",
+        instruction=render_user_scenario(data["user_scenario"]),
+        actions=actions,
+        ticket=data.get("ticket"),
+        initial_state=InitialState.model_validate(initial_state) if initial_state else None,
+        evaluation_criteria=criteria,
     )
 
 
-def read_tau2_task_file(path: Path) -> list[Task]:
-    """The tasks of a τ² task file (a JSON list, or ``{"tasks": [...]}``).
+def read_tau2_tasks(path: Path) -> list[Task]:
+    """The tasks of a τ² task file (a JSON list, or an object with a ``"tasks"`` list).
 
     Raises:
-        TaskSetError: unreadable file, bad JSON, or an invalid task (one line naming the
-            file and the task).
+        TaskSetError: the file is unreadable, not JSON, not a task list, or a task is invalid
+            (the message names the file and the task's index and id).
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise TaskSetError(f"{path}: cannot read it ({exc.strerror})") from exc
-    except (ValueError, RecursionError) as exc:
-        raise TaskSetError(f"{path} is not valid JSON ({exc})") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise TaskSetError(f"{path}: not a JSON file ({exc})") from exc
     if isinstance(data, dict) and isinstance(data.get("tasks"), list):
         data = data["tasks"]
     if not isinstance(data, list):
-        raise TaskSetError(f"{path} is not a JSON list of τ² tasks")
+        raise TaskSetError(
+            f'{path}: not a τ² task file (expected a JSON list of tasks or {{"tasks": [...]}})'
+        )
     tasks = []
     for index, item in enumerate(data):
         try:
             tasks.append(task_from_tau2(item))
-        except (ValidationError, ValueError, KeyError, TypeError) as exc:
-            label = item.get("id", index) if isinstance(item, dict) else index
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            if isinstance(exc, KeyError):
-                reason = f"missing field {exc}"
-            raise TaskSetError(f"{path}: task {label!r} is invalid ({reason})") from exc
+        except (ValueError, KeyError, TypeError) as exc:
+            task_id = item.get("id") if isinstance(item, dict) else None
+            reason = _one_line(exc)
+            raise TaskSetError(
+                f"{path}: task {index} (id {task_id!r}) is invalid: {reason}"
+            ) from exc
     return tasks
+
+
+def _one_line(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        return f"{where}: {error['msg']}"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -40,3 +40,14 @@ def tau2_tool(toolkit: str) -> Callable[[Callable[..., Any]], Tau2Tool]:
         return Tau2Tool(function)
 
     return wrap
+
+
+CALCULATOR_CHARACTERS = frozenset("0123456789+-*/(). ")
+
+
+def tau2_calculate(expression: str) -> str:
+    """τ²'s ``calculate`` tool body (airline and retail): the expression's value rounded to
+    2 decimals, as text; raises ``ValueError("Invalid characters in expression")``."""
+    if not all(char in CALCULATOR_CHARACTERS for char in expression):
+        raise ValueError("Invalid characters in expression")
+    return str(round(float(eval(expression, {"__builtins__": None}, {})), 2))

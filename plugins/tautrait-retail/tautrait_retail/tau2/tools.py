@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlmodel import select
 
-from tautrait_core import EpisodeDB, Tau2Tool, tau2_tool
+from tautrait_core import EpisodeDB, Tau2Tool, tau2_calculate, tau2_tool
 from tautrait_retail.catalog import CatalogVariant, catalog_of
 from tautrait_retail.records import compact_items, expand_items
 from tautrait_retail.schema import Order, User
@@ -88,9 +88,7 @@ def calculate(db: EpisodeDB, expression: str) -> str:
     Args:
         expression: The expression, e.g. '2 + 2'; numbers, + - * / ( ) . and spaces only.
     """
-    if not all(char in "0123456789+-*/(). " for char in expression):
-        raise ValueError("Invalid characters in expression")
-    return str(round(float(eval(expression, {"__builtins__": None}, {})), 2))
+    return tau2_calculate(expression)
 
 
 @retail_tool

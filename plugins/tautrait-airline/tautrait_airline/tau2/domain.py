@@ -1,0 +1,32 @@
+"""Assembles τ²-bench's airline domain (``tau2-airline``) from an imported τ²-bench checkout."""
+
+from __future__ import annotations
+
+from tautrait_airline.schema import TABLES
+from tautrait_airline.tau2.records import seed_rows
+from tautrait_airline.tau2.tools import TOOLS, WRITE_TOOLS
+from tautrait_core import ConfigError, Domain, tau2_data_file
+
+
+def _policy() -> str:
+    try:
+        return tau2_data_file("airline", "policy.md").read_text(encoding="utf-8")
+    except ConfigError:
+        return "(τ²-bench's airline policy is not imported: tautrait import tau2 PATH)"
+
+
+def build_domain() -> Domain:
+    """τ²-bench's airline domain, as registered by the plugin hook."""
+    return Domain(
+        name="tau2-airline",
+        description=(
+            "τ²-bench's airline variant: bookings, changes, cancellations (import τ²-bench first)"
+        ),
+        policy=_policy(),
+        tables=TABLES,
+        seed_data=seed_rows,
+        tools=TOOLS,
+        write_tools=WRITE_TOOLS,
+        terminating_tools=["transfer_to_human_agents"],
+        default_task_set="tau2:airline",
+    )

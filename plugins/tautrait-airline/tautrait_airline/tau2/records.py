@@ -1,0 +1,125 @@
+"""τ²'s airline database shape: rows from ``db.json``, records as τ²'s models dump them
+(field order, ``status`` as ``null`` until cancelled, balances as floats), the export and
+its hash."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import SQLModel
+
+from tautrait_airline.upstream import AirlineUpstream
+from tautrait_core import EpisodeDB, tau2_data_file, tau2_db_hash
+
+ADDRESS_FIELDS = ("address1", "address2", "city", "country", "state", "zip")
+PAYMENT_FIELDS = {
+    "credit_card": ("source", "id", "brand", "last_four"),
+    "gift_card": ("source", "id", "amount"),
+    "certificate": ("source", "id", "amount"),
+}
+SEGMENT_FIELDS = ("flight_number", "origin", "destination", "date", "price")
+
+
+def read_tau2_db() -> dict[str, Any]:
+    """The imported ``db.json`` of τ²'s airline domain."""
+    return json.loads(tau2_data_file("airline", "db.json").read_text(encoding="utf-8"))
+
+
+def rows_from(data: dict[str, Any]) -> list[SQLModel]:
+    """Table rows for τ²'s airline database (read through the airline plugin's codec)."""
+    users = {
+        key: {k: v for k, v in record.items() if k != "user_id"}
+        for key, record in data["users"].items()
+    }
+    upstream = {"flights": data["flights"], "reservations": data["reservations"], "users": users}
+    return AirlineUpstream().to_rows(upstream)
+
+
+def seed_rows() -> list[SQLModel]:
+    """The rows of the imported database."""
+    return rows_from(read_tau2_db())
+
+
+def payment_method(record: dict[str, Any]) -> dict[str, Any]:
+    """A payment method as τ²'s model of its kind dumps it (balances as floats)."""
+    fields = PAYMENT_FIELDS.get(record.get("source", ""), tuple(record))
+    dumped = {key: record.get(key) for key in fields}
+    if dumped.get("amount") is not None:
+        dumped["amount"] = float(dumped["amount"])
+    return dumped
+
+
+def user_record(user: Any) -> dict[str, Any]:
+    """τ²'s ``User`` dump of a user row."""
+    return {
+        "user_id": user.user_id,
+        "name": {"first_name": user.name["first_name"], "last_name": user.name["last_name"]},
+        "address": {key: user.address[key] for key in ADDRESS_FIELDS},
+        "email": user.email,
+        "dob": user.dob,
+        "payment_methods": {
+            key: payment_method(method) for key, method in user.payment_methods.items()
+        },
+        "saved_passengers": [
+            {key: p[key] for key in ("first_name", "last_name", "dob")}
+            for p in user.saved_passengers
+        ],
+        "membership": user.membership,
+        "reservations": list(user.reservations),
+    }
+
+
+def reservation_record(reservation: Any) -> dict[str, Any]:
+    """τ²'s ``Reservation`` dump of a reservation row."""
+    return {
+        "reservation_id": reservation.reservation_id,
+        "user_id": reservation.user_id,
+        "origin": reservation.origin,
+        "destination": reservation.destination,
+        "flight_type": reservation.flight_type,
+        "cabin": reservation.cabin,
+        "flights": [{key: s[key] for key in SEGMENT_FIELDS} for s in reservation.flights],
+        "passengers": [
+            {key: p[key] for key in ("first_name", "last_name", "dob")}
+            for p in reservation.passengers
+        ],
+        "payment_history": [
+            {"payment_id": p["payment_id"], "amount": p["amount"]}
+            for p in reservation.payment_history
+        ],
+        "created_at": reservation.created_at,
+        "total_baggages": reservation.total_baggages,
+        "nonfree_baggages": reservation.nonfree_baggages,
+        "insurance": reservation.insurance,
+        "status": reservation.status,
+    }
+
+
+def export(db: EpisodeDB) -> dict[str, Any]:
+    """The episode database as τ²'s ``FlightDB.model_dump()``."""
+    db.flush()
+    data = AirlineUpstream().export(db)
+    return {
+        "flights": data["flights"],
+        "reservations": {
+            key: reservation_record(_Record(key, "reservation_id", record))
+            for key, record in data["reservations"].items()
+        },
+        "users": {
+            key: user_record(_Record(key, "user_id", record))
+            for key, record in data["users"].items()
+        },
+    }
+
+
+class _Record:
+    """Attribute access to an exported record (whose id may be its key only)."""
+
+    def __init__(self, key: str, id_field: str, record: dict[str, Any]) -> None:
+        self.__dict__.update({"status": None, **record, id_field: key})
+
+
+def agent_db_hash(db: EpisodeDB) -> str:
+    """τ²'s hash of the airline database."""
+    return tau2_db_hash(export(db))

@@ -1,0 +1,50 @@
+"""What an episode's conversation has produced so far, shared by both protocols."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tautrait_core.episode.messages import Message
+from tautrait_core.episode.result import Termination
+from tautrait_core.llm.client import encodable_text
+
+
+@dataclass
+class Conversation:
+    """The transcript and counters of one episode.
+
+    Attributes:
+        messages: Every message, in order (both sides' tool calls included).
+        replies: The agent's messages to the customer (for required outputs).
+        steps: Agent steps (τ-bench protocol) or hops (τ² protocol).
+        tool_errors: Tool calls whose observation reports an error.
+        termination: Why it ended (``None`` while it goes on).
+    """
+
+    messages: list[Message]
+    replies: list[str] = field(default_factory=list)
+    steps: int = 0
+    tool_errors: int = 0
+    termination: Termination | None = None
+
+
+class UserFailure(Exception):
+    """The user simulator failed; wraps the original error."""
+
+
+async def user_turn(awaitable: object) -> Message:
+    """Await a user simulator's turn and make it a ``user`` message: text as it is (apart
+    from characters UTF-8 cannot encode), or the customer's tool calls
+    (``requestor="user"``)."""
+    try:
+        turn = await awaitable  # type: ignore[misc]
+    except Exception as exc:
+        raise UserFailure(str(exc)) from exc
+    if isinstance(turn, Message):
+        content = None if turn.content is None else encodable_text(turn.content)
+        if turn.tool_calls:
+            return Message(
+                role="user", content=content, tool_calls=turn.tool_calls, requestor="user"
+            )
+        return Message(role="user", content=content or "")
+    return Message(role="user", content=encodable_text(str(turn)))

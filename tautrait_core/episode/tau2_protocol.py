@@ -1,0 +1,206 @@
+"""An episode with τ²-bench's protocol (dual control, domain-spec §1).
+
+The conversation is a sequence of hops, each counted as one step: an agent message, a user
+message, or one batch of tool results. The agent greets first with
+:data:`~tautrait_core.episode.messages.TAU2_GREETING` (unless the task starts from a message
+history, or the agent works alone). Every tool call of a message runs, in list order,
+against the same state, on the side that made it; the results go back to the caller only:
+the agent never sees the customer's tool calls or their results, and the customer never
+sees the agent's. The episode ends on the customer's ``###STOP###``, ``###TRANSFER###`` or
+``###OUT-OF-SCOPE###`` (in a message without tool calls), on the solo agent's stop, when
+``max_errors`` tool calls have failed, or after ``max_steps`` hops. As in τ²-bench, a
+transfer is an ordinary tool call here (the domain's terminating tools do not end the
+episode): the conversation goes on until the customer says they were transferred.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Literal
+
+from tautrait_core.domain.criteria import Side
+from tautrait_core.domain.state import EpisodeDB
+from tautrait_core.episode.agent import Agent
+from tautrait_core.episode.context import EpisodeContext
+from tautrait_core.episode.conversation import Conversation, user_turn
+from tautrait_core.episode.messages import (
+    OUT_OF_SCOPE_TOKEN,
+    STOP_TOKEN,
+    TAU2_GREETING,
+    TRANSFER_TOKEN,
+    Message,
+)
+from tautrait_core.episode.result import Termination
+from tautrait_core.episode.tool_execution import bounded_call, execute_tool_call
+from tautrait_core.episode.user import UserSimulator, UserTurn
+from tautrait_core.llm.client import encodable_text
+
+DEFAULT_MAX_ERRORS = 10
+"""The error limit when ``--max-errors`` is not given (τ²-bench's default)."""
+
+USER_SIGNALS = {
+    STOP_TOKEN: Termination.USER_STOP,
+    TRANSFER_TOKEN: Termination.USER_TRANSFER,
+    OUT_OF_SCOPE_TOKEN: Termination.USER_OUT_OF_SCOPE,
+}
+"""The tokens a customer ends the conversation with, and the termination each gives."""
+
+Speaker = Literal["agent", "user", "environment"]
+UserInput = Callable[[], Awaitable[UserTurn]]
+
+
+def user_signal(message: Message) -> Termination | None:
+    """How a customer's message ends the conversation, or ``None`` when it goes on (a
+    message with tool calls never ends it)."""
+    if message.tool_calls:
+        return None
+    for token, termination in USER_SIGNALS.items():
+        if token in (message.content or ""):
+            return termination
+    return None
+
+
+def agent_view(messages: list[Message]) -> list[Message]:
+    """The conversation as the agent sees it: without the customer's tool calls and results."""
+    return [message for message in messages if message.requestor != "user"]
+
+
+class Tau2Episode:
+    """Runs one conversation with the τ² protocol, filling in ``conversation``."""
+
+    def __init__(
+        self,
+        context: EpisodeContext,
+        db: EpisodeDB,
+        agent: Agent,
+        user: UserSimulator,
+        conversation: Conversation,
+    ) -> None:
+        self.context = context
+        self.db = db
+        self.agent = agent
+        self.user = user
+        self.conversation = conversation
+        config = context.config
+        self.max_errors = config.max_errors or DEFAULT_MAX_ERRORS
+        self.pending_user: UserInput = user.start
+        self.pending_calls: tuple[Message, Side] | None = None
+
+    async def run(self, history: list[Message]) -> None:
+        """Play the conversation to its end, from ``history`` (a task's prior messages)."""
+        conversation = self.conversation
+        speaker = self.opening(history)
+        while conversation.termination is None:
+            if speaker == "agent":
+                speaker = await self.agent_hop()
+            elif speaker == "user":
+                speaker = await self.user_hop()
+            else:
+                speaker = self.environment_hop()
+            conversation.steps += 1
+            if conversation.termination is not None:
+                break
+            if conversation.steps >= self.context.config.max_steps:
+                conversation.termination = Termination.MAX_STEPS
+            elif conversation.tool_errors >= self.max_errors:
+                conversation.termination = Termination.TOO_MANY_ERRORS
+
+    def opening(self, history: list[Message]) -> Speaker:
+        """Who speaks first: the customer after the greeting, the agent alone in solo mode,
+        or whoever the last message of a history hands over to."""
+        messages = self.conversation.messages
+        if not history:
+            if self.context.solo:
+                return "agent"
+            messages.append(Message(role="assistant", content=TAU2_GREETING))
+            return "user"
+        messages.extend(history)
+        last = history[-1]
+        if last.role == "tool" and last.requestor == "user":
+            results = trailing_results(history)
+            self.user.load_history(history[: -len(results)])  # the results come next
+            self.pending_user = lambda: self.user.observe_tool_results(results)
+            return "user"
+        if last.role == "assistant" and not last.tool_calls:
+            self.user.load_history(history[:-1])  # the agent's last message comes next
+            text = last.content or ""
+            self.pending_user = lambda: self.user.reply(text)
+            return "user"
+        self.user.load_history(history)
+        if last.tool_calls:
+            self.pending_calls = (last, "user" if last.role == "user" else "assistant")
+            return "environment"
+        if last.role == "user":
+            self.conversation.termination = user_signal(last)
+        return "agent"
+
+    async def agent_hop(self) -> Speaker:
+        conversation = self.conversation
+        view = conversation.messages if self.context.solo else agent_view(conversation.messages)
+        reply = await self.agent.next_message(view)
+        content = None if reply.content is None else encodable_text(reply.content)
+        if reply.tool_calls:
+            message = Message(
+                role="assistant",
+                content=content,
+                tool_calls=[bounded_call(call) for call in reply.tool_calls],
+            )
+            conversation.messages.append(message)
+            self.pending_calls = (reply, "assistant")
+            return "environment"
+        text = content or ""
+        conversation.messages.append(Message(role="assistant", content=text))
+        conversation.replies.append(text)
+        if self.context.solo:
+            if STOP_TOKEN in text:
+                conversation.termination = Termination.AGENT_STOP
+            return "agent"  # nobody answers: the agent goes on
+        self.pending_user = lambda: self.user.reply(text)
+        return "user"
+
+    async def user_hop(self) -> Speaker:
+        message = await user_turn(self.pending_user())
+        self.conversation.messages.append(message)
+        if message.tool_calls:
+            self.pending_calls = (message, "user")
+            return "environment"
+        self.conversation.termination = user_signal(message)
+        return "agent"
+
+    def environment_hop(self) -> Speaker:
+        """Run every tool call of the pending message, in order; the results go back to
+        the side that made the calls."""
+        assert self.pending_calls is not None
+        message, side = self.pending_calls
+        self.pending_calls = None
+        conversation = self.conversation
+        domain = self.context.domain
+        requestor = "user" if side == "user" else None
+        results = []
+        for call in message.tool_calls or []:
+            observation = execute_tool_call(domain, self.db, call, side, self.context.solo)
+            if domain.is_error(observation):
+                conversation.tool_errors += 1
+            result = Message(
+                role="tool",
+                content=observation,
+                tool_call_id=call.id,
+                name=call.name,
+                requestor=requestor,
+            )
+            conversation.messages.append(result)
+            results.append(result)
+        if side == "assistant":
+            return "agent"
+        self.pending_user = lambda: self.user.observe_tool_results(results)
+        return "user"
+
+
+def trailing_results(history: list[Message]) -> list[Message]:
+    """The tool messages at the end of ``history`` (the results of its last tool calls)."""
+    results: list[Message] = []
+    for message in reversed(history):
+        if message.role != "tool":
+            break
+        results.insert(0, message)
+    return results

@@ -1,0 +1,159 @@
+"""τ²-bench results files: read, write, import-results, export --format tau2; a round trip
+keeps every reward and every reward component."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tautrait_core.cli import cli
+from tautrait_core.compat.tau2.results import read_tau2_results, tau2_results, tau2_run_info
+from tautrait_core.episode.result import Outcome
+from tautrait_core.errors import TaskSetError
+
+EXAMPLE = "tau2-bench/golden/example_results_telecom_small.json"
+
+
+@pytest.fixture
+def example(reference_material: Path) -> Path:
+    return reference_material / EXAMPLE
+
+
+def _varied_copy(example: Path, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """The example with a failed, a premature and an unevaluated simulation added."""
+    data = json.loads(example.read_text())
+    failed = json.loads(json.dumps(data["simulations"][0]))
+    failed.update(trial=1)
+    failed["reward_info"]["reward"] = 0.0
+    failed["reward_info"]["reward_breakdown"] = {"ENV_ASSERTION": 0.0}
+    failed["reward_info"]["env_assertions"][0].update(met=False, reward=0.0)
+    premature = json.loads(json.dumps(data["simulations"][1]))
+    premature.update(trial=1, termination_reason="max_steps")
+    premature["reward_info"] = {
+        "reward": 0.0,
+        "db_check": None,
+        "env_assertions": None,
+        "action_checks": None,
+        "nl_assertions": None,
+        "communicate_checks": None,
+        "reward_basis": ["DB"],
+        "reward_breakdown": None,
+        "info": {
+            "note": "Simulation terminated prematurely. Termination reason: "
+            "TerminationReason.MAX_STEPS"
+        },
+    }
+    unevaluated = json.loads(json.dumps(data["simulations"][2]))
+    unevaluated.update(trial=1, reward_info=None)
+    data["simulations"] += [failed, premature, unevaluated]
+    path = tmp_path / "varied.json"
+    path.write_text(json.dumps(data, indent=2))
+    return path, data
+
+
+def _by_key(data: dict[str, Any]) -> dict[tuple[str, int], Any]:
+    return {(s["task_id"], s["trial"]): s for s in data["simulations"]}
+
+
+def test_the_example_file_reads_into_episodes(example: Path) -> None:
+    read = read_tau2_results(example)
+    assert read.domain == "telecom"
+    assert len(read.tasks) == 4 and len(read.results) == 4
+    assert [r.reward for r in read.results] == [1.0] * 4
+    assert all(r.outcome is Outcome.PASS for r in read.results)
+    assert read.task_ids[0] == read.tasks[read.results[0].task_id].id
+    first = read.results[0]
+    assert first.reward_info is not None and first.reward_info.reward_basis == ["ENV_ASSERTION"]
+    by_user = [m for m in first.messages if m.requestor == "user"]
+    assert by_user[0].tool_calls and by_user[0].tool_calls[0].name == "toggle_roaming"
+    assert by_user[1].role == "tool" and by_user[1].content.startswith("Data Roaming is now ON")
+
+
+def test_a_round_trip_keeps_every_reward_and_component(example: Path, tmp_path: Path) -> None:
+    path, original = _varied_copy(example, tmp_path)
+    read = read_tau2_results(path)
+    outcomes = [r.outcome for r in read.results]
+    assert outcomes[-3:] == [Outcome.FAIL, Outcome.FAIL, Outcome.ERROR]
+    written = tau2_results(
+        read.results, read.tasks, tau2_run_info("telecom", None, "a", None, "u", None)
+    )
+    again = read_tau2_results(_dump(tmp_path / "again.json", written))
+    assert [r.reward for r in again.results] == [r.reward for r in read.results]
+    expected, got = _by_key(original), _by_key(written)
+    assert expected.keys() == got.keys()
+    for key, simulation in expected.items():
+        assert got[key]["reward_info"] == simulation["reward_info"], key
+        assert got[key]["termination_reason"] == simulation["termination_reason"]
+        assert [m["role"] for m in got[key]["messages"]] == [
+            m["role"] for m in simulation["messages"]
+        ]
+        calls = [c for m in simulation["messages"] for c in m.get("tool_calls") or []]
+        written_calls = [c for m in got[key]["messages"] for c in m.get("tool_calls") or []]
+        assert written_calls == calls
+
+
+def _dump(path: Path, data: dict[str, Any]) -> Path:
+    path.write_text(json.dumps(data, indent=2))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[]", "not a τ² results file"),
+        ('{"tasks": [], "simulations": [{"task_id": "x"}]}', "simulation 0 is invalid"),
+    ],
+)
+def test_a_bad_results_file_is_named(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(TaskSetError, match=message):
+        read_tau2_results(path)
+
+
+def test_import_results_then_export_tau2_keeps_every_reward(
+    example: Path, tmp_path: Path, isolated_home: Path
+) -> None:
+    path, original = _varied_copy(example, tmp_path)
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["import-results", str(path), "--json"])
+    assert imported.exit_code == 0, imported.output
+    run = json.loads(imported.output)["run"]
+    # τ²'s tasks are not imported here: the run keeps the file's task order and ids
+    assert run["domain"] == "tau2-telecom" and run["task_set"] == "tau2:telecom"
+    assert json.loads(imported.output)["episodes"] == 7
+    out = tmp_path / "exported.json"
+    exported = runner.invoke(cli, ["export", run["id"], "--format", "tau2", "-o", str(out)])
+    assert exported.exit_code == 0, exported.output
+    got = _by_key(json.loads(out.read_text()))
+    for key, simulation in _by_key(original).items():
+        assert got[key]["reward_info"] == simulation["reward_info"], key
+    shown = runner.invoke(cli, ["report", run["id"]])
+    assert shown.exit_code == 0, shown.output
+    assert "Failing reward components (of 6 τ²-graded episodes): ENV_ASSERTION 1" in shown.output
+
+
+def test_an_imported_file_numbers_its_episodes_by_the_task_set_holding_them(
+    example: Path, tau2_imported: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tautrait_core.domain.task_sets import tasks_of_run
+    from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+
+    monkeypatch.setenv("TAUTRAIT_LOAD_PLUGINS", "telecom")
+    reset_plugin_manager()
+    if "tau2-telecom" not in get_plugin_manager().names("domain"):
+        pytest.skip("the telecom plugin with τ² telecom is not installed")
+    tau2_imported("telecom")
+    result = CliRunner().invoke(cli, ["import-results", str(example), "--json"])
+    assert result.exit_code == 0, result.output
+    run = json.loads(result.output)["run"]
+    assert run["task_set"] == "tau2:telecom-small"
+    tasks = tasks_of_run(run["domain"], run["task_set"])
+    read = read_tau2_results(example)
+    assert sorted(run["task_ids"]) == sorted(
+        next(i for i, task in enumerate(tasks) if task.id == task_id) for task_id in read.task_ids
+    )
