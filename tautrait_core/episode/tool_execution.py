@@ -9,12 +9,10 @@ runs after every call that succeeded.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tautrait_core.domain.criteria import Side
+from tautrait_core.domain.criteria_reward import run_side_tool
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.state import EpisodeDB
-from tautrait_core.domain.tools import ERROR_PREFIX
 from tautrait_core.episode.messages import ToolCall
 from tautrait_core.llm.client import encodable_text
 
@@ -66,20 +64,6 @@ def runs_user_tool(domain: Domain, name: str, side: Side, solo: bool = False) ->
     return side == "user" or (solo and name in domain.user_tools_by_name)
 
 
-def run_user_tool(domain: Domain, db: EpisodeDB, name: str, arguments: dict[str, Any]) -> str:
-    """Run user tool ``name`` as :meth:`Domain.run_tool` runs an agent tool."""
-    found = domain.user_tools_by_name.get(name)
-    if found is None:
-        available = ", ".join(domain.user_tools_by_name) or "none"
-        return f"{ERROR_PREFIX}unknown tool {name!r}. Available tools: {available}"
-    observation = found.invoke(db, arguments)
-    try:
-        db.flush()
-    except Exception as exc:
-        return ERROR_PREFIX + (str(exc) or type(exc).__name__)
-    return observation
-
-
 def sync_state(domain: Domain, db: EpisodeDB) -> None:
     """Run the domain's state sync (τ²'s ``sync_tools``), when it has one."""
     if domain.sync_state is not None:
@@ -111,7 +95,7 @@ def execute_tool_call(
     except ValueError as exc:
         return invalid_arguments_observation(call.name, exc)
     if runs_user_tool(domain, call.name, side, solo):
-        observation = run_user_tool(domain, db, call.name, arguments)
+        observation = run_side_tool(domain, db, "user", call.name, arguments)
     else:
         observation = domain.run_tool(db, call.name, arguments)
     if domain.sync_state is not None and not domain.is_error(observation):
