@@ -6,6 +6,8 @@ import copy
 import json
 from typing import Any, Literal
 
+from pydantic import BaseModel
+
 from tautrait_airline.reads import next_position
 from tautrait_airline.schema import Reservation, User
 from tautrait_airline.tau2 import flights as timetable
@@ -18,6 +20,31 @@ NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
 NEW_CERTIFICATE_IDS = ("certificate_3221322", "certificate_3221323", "certificate_3221324")
 BOOKING_TIME = "2024-05-15T15:00:00"
 Cabin = Literal["business", "economy", "basic_economy"]
+
+
+class FlightInfo(BaseModel):
+    """A flight of the itinerary: its number and date."""
+
+    # These models only describe the arguments to the model: the tools get the arguments
+    # as sent and check them as τ² does.
+
+    flight_number: str
+    date: str
+
+
+class Passenger(BaseModel):
+    """A traveller."""
+
+    first_name: str
+    last_name: str
+    dob: str
+
+
+class Payment(BaseModel):
+    """A payment method's share of a booking."""
+
+    payment_id: str
+    amount: int
 
 
 def _user(db: EpisodeDB, user_id: str) -> User:
@@ -72,9 +99,9 @@ def book_reservation(
     destination: str,
     flight_type: Literal["round_trip", "one_way"],
     cabin: Cabin,
-    flights: list[dict[str, Any]],
-    passengers: list[dict[str, Any]],
-    payment_methods: list[dict[str, Any]],
+    flights: list[FlightInfo],
+    passengers: list[Passenger],
+    payment_methods: list[Payment],
     total_baggages: int,
     nonfree_baggages: int,
     insurance: Literal["yes", "no"],
@@ -331,7 +358,7 @@ def update_reservation_flights(
     db: EpisodeDB,
     reservation_id: str,
     cabin: Cabin,
-    flights: list[dict[str, Any]],
+    flights: list[FlightInfo],
     payment_id: str,
 ) -> str:
     """Update the flights (and cabin) of a reservation.
@@ -388,7 +415,7 @@ def update_reservation_flights(
 
 @airline_tool
 def update_reservation_passengers(
-    db: EpisodeDB, reservation_id: str, passengers: list[dict[str, Any]]
+    db: EpisodeDB, reservation_id: str, passengers: list[Passenger]
 ) -> str:
     """Update the passenger information of a reservation (same number of passengers).
 
