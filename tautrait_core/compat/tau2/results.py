@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.compat.tau2.messages import message_from_tau2, message_to_tau2
+from tautrait_core.compat.tau2.messages import message_to_tau2
 from tautrait_core.compat.tau2.reward_info import reward_info_from_tau2, tau2_reward_info
 from tautrait_core.compat.tau2.tasks import task_from_tau2
 from tautrait_core.domain.criteria_checks import action_to_tau2
 from tautrait_core.domain.domain import Domain
+from tautrait_core.domain.initial_state import history_messages
 from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.domain.task import Task
 from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
@@ -194,7 +195,7 @@ def _simulation(
         reward=reward,
         termination=_TERMINATIONS[termination],
         reward_info=reward_info,
-        messages=[message_from_tau2(item) for item in simulation.get("messages") or []],
+        messages=history_messages(simulation.get("messages") or []),
         error=None if reward_info is not None else "not evaluated in the τ² file",
         agent_usage=Usage(cost=_cost(simulation.get("agent_cost"))),
         user_usage=Usage(cost=_cost(simulation.get("user_cost"))),
