@@ -59,6 +59,7 @@ def final_phone(result: EpisodeResult) -> str:
 def test_the_oracle_and_the_scripted_user_replay_both_sides(phone_plugin) -> None:
     result = run_offline()
     assert result.termination is Termination.USER_STOP
+    assert result.reward == 1.0
     calls = [
         (m.requestor, call.name) for m in result.messages if m.tool_calls for call in m.tool_calls
     ]
@@ -78,6 +79,7 @@ def test_the_oracle_and_the_scripted_user_replay_both_sides(phone_plugin) -> Non
 def test_solo_mode_with_the_oracle_runs_both_sides_and_stops_itself(phone_plugin) -> None:
     result = run_offline(solo=True)
     assert result.termination is Termination.AGENT_STOP
+    assert result.reward == 1.0  # graded as it ran: the agent's user-tool calls count
     assert result.messages[0].content == phone_plugin.build_domain().solo_policy
     assert TAU2_GREETING not in [m.content for m in result.messages]
     assert all(m.role in ("system", "assistant", "tool") for m in result.messages)
@@ -95,6 +97,7 @@ def test_the_solo_agent_gets_the_ticket_and_both_sides_tools(phone_plugin) -> No
     )
     result = run_model(script, agent="solo", solo=True)
     assert result.termination is Termination.AGENT_STOP
+    assert result.reward == 1.0
     assert result.messages[-1].content == "###STOP###"
     request = script.requests["scripted-agent"][0]
     system = request["messages"][0]["content"]

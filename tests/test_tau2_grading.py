@@ -96,7 +96,7 @@ def sync_roaming(db: EpisodeDB) -> None:
 
 
 DOMAIN = Domain(
-    name="tau2toy",
+    name="tau2-toy",
     policy="Help with the phone.",
     tables=[PhoneLine, Handset],
     seed_data=lambda: [PhoneLine(line_id="L1"), Handset(handset_id="H1")],
@@ -107,9 +107,7 @@ DOMAIN = Domain(
     agent_functions={"assert_task_exists": assert_task_exists},
     sync_state=sync_roaming,
     task_sets={
-        "tau2:tau2toy": TaskSet(
-            name="tau2:tau2toy", load_tasks=lambda: [RESCORED_TASK, NL_RESCORED]
-        )
+        "tau2:toy": TaskSet(name="tau2:toy", load_tasks=lambda: [RESCORED_TASK, NL_RESCORED])
     },
 )
 TEMPLATE = StateTemplate("tau2toy", DOMAIN.tables, DOMAIN.seed_data())
@@ -364,7 +362,7 @@ def test_rescore_reads_a_tau2_file_and_shows_each_component(
     path.write_text(
         json.dumps(
             {
-                "info": {"environment_info": {"domain_name": "tau2toy"}},
+                "info": {"environment_info": {"domain_name": "toy"}},
                 "tasks": [task_to_tau2(RESCORED_TASK, 0)],
                 "simulations": simulations,
             }
@@ -373,7 +371,7 @@ def test_rescore_reads_a_tau2_file_and_shows_each_component(
     result = CliRunner().invoke(cli, ["rescore", str(path), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert report["task_set"] == "tau2:tau2toy"
+    assert (report["domain"], report["task_set"]) == ("tau2-toy", "tau2:toy")
     first, second = report["episodes"]
     assert (first["new_reward"], first["agrees"]) == (1.0, True)
     assert first["reward_info"]["reward_breakdown"] == {"ENV_ASSERTION": 1.0, "ACTION": 1.0}
@@ -408,7 +406,7 @@ def _nl_results_file(tmp_path: Path) -> Path:
         "messages": [message_to_tau2(m, i) for i, m in enumerate(_conversation())],
     }
     tasks = [task_to_tau2(NL_RESCORED, 0)]
-    info = {"environment_info": {"domain_name": "tau2toy"}}
+    info = {"environment_info": {"domain_name": "toy"}}
     path.write_text(json.dumps({"info": info, "tasks": tasks, "simulations": [simulation]}))
     return path
 

@@ -123,7 +123,8 @@ def test_import_results_then_export_tau2_keeps_every_reward(
     imported = runner.invoke(cli, ["import-results", str(path), "--json"])
     assert imported.exit_code == 0, imported.output
     run = json.loads(imported.output)["run"]
-    assert run["domain"] == "telecom" and run["task_set"] == "tau2:telecom"
+    # τ²'s tasks are not imported here: the run keeps the file's task order and ids
+    assert run["domain"] == "tau2-telecom" and run["task_set"] == "tau2:telecom"
     assert json.loads(imported.output)["episodes"] == 7
     out = tmp_path / "exported.json"
     exported = runner.invoke(cli, ["export", run["id"], "--format", "tau2", "-o", str(out)])
@@ -134,3 +135,25 @@ def test_import_results_then_export_tau2_keeps_every_reward(
     shown = runner.invoke(cli, ["report", run["id"]])
     assert shown.exit_code == 0, shown.output
     assert "Failing reward components (of 6 τ²-graded episodes): ENV_ASSERTION 1" in shown.output
+
+
+def test_an_imported_file_numbers_its_episodes_by_the_task_set_holding_them(
+    example: Path, tau2_imported: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tautrait_core.domain.task_sets import tasks_of_run
+    from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+
+    monkeypatch.setenv("TAUTRAIT_LOAD_PLUGINS", "telecom")
+    reset_plugin_manager()
+    if "tau2-telecom" not in get_plugin_manager().names("domain"):
+        pytest.skip("the telecom plugin with τ² telecom is not installed")
+    tau2_imported("telecom")
+    result = CliRunner().invoke(cli, ["import-results", str(example), "--json"])
+    assert result.exit_code == 0, result.output
+    run = json.loads(result.output)["run"]
+    assert run["task_set"] == "tau2:telecom-small"
+    tasks = tasks_of_run(run["domain"], run["task_set"])
+    read = read_tau2_results(example)
+    assert sorted(run["task_ids"]) == sorted(
+        next(i for i, task in enumerate(tasks) if task.id == task_id) for task_id in read.task_ids
+    )

@@ -28,7 +28,8 @@ from tautrait_core.analysis.metrics import PassHatK, is_success, pass_hat_k
 from tautrait_core.analysis.recorded_episodes import RecordedEpisode, RecordedVerdict, load_source
 from tautrait_core.compat.tau2.recorded import load_tau2_file
 from tautrait_core.compat.tau2.results import is_tau2_results_file
-from tautrait_core.domain.criteria_reward import NLJudge, failing_components, grade_criteria
+from tautrait_core.domain.criteria_checks import failing_components
+from tautrait_core.domain.criteria_reward import NLJudge, grade_criteria
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.reward import RewardInfo, compute_reward
 from tautrait_core.domain.state import StateTemplate

@@ -110,7 +110,7 @@ def report(
     bootstrap intervals over tasks (tasks resampled with replacement, their trials kept
     together). --json prints one object for one run, a list for several.
     """
-    from tautrait_core.render.terminal import summary_view
+    from tautrait_core.render.terminal import summary_view, with_component_failures
 
     bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
@@ -118,13 +118,7 @@ def report(
         audits = _trait_audits(results_db, summaries)
         _write_html(html_path, summaries, allow_mismatch, bootstrap, audits)
     if as_json:
-        from tautrait_core.render.transcript import component_failures
-
-        documents = [summary.as_json(bootstrap) for summary in summaries]
-        for document, summary in zip(documents, summaries, strict=True):
-            failures = component_failures(summary.results)
-            if failures is not None:
-                document["component_failures"] = failures
+        documents = [with_component_failures(s.as_json(bootstrap), s.results) for s in summaries]
         echo_json(documents[0] if len(documents) == 1 else documents)
         return
     out = console()

@@ -17,11 +17,13 @@ from pathlib import Path
 
 from tautrait_core.compat.result_files import read_result_list
 from tautrait_core.compat.tau2.results import (
-    DEFAULT_TAU2_TASK_SET,
     TAU2_TASK_IDS,
     Tau2Results,
+    default_tau2_task_set,
     is_tau2_results_file,
     read_tau2_results,
+    task_set_holding,
+    tau2_domain,
 )
 from tautrait_core.config import RunConfig
 from tautrait_core.domain.task import Task
@@ -147,8 +149,10 @@ def import_result_list(
 
 def import_tau2_results(store: ResultStore, path: Path, settings: ImportSettings) -> ImportedRun:
     """Store the simulations of a τ² results file as a new run (each with τ²'s reward and
-    every reward component). The domain and the models come from the file unless given;
-    the task set defaults to ``tau2:<domain>`` and the traits to none (τ² has none).
+    every reward component). The domain (``telecom`` in the file: ``tau2-telecom``) and the
+    models come from the file unless given; the task set defaults to τ²'s own set of the
+    domain that holds the file's tasks (``tau2:telecom`` or ``tau2:telecom-small``), else
+    ``tau2:<domain>``; the traits to none (τ² has none).
 
     Raises:
         TaskSetError: the file is not a τ² results file or names tasks the task set lacks.
@@ -157,13 +161,16 @@ def import_tau2_results(store: ResultStore, path: Path, settings: ImportSettings
     read = read_tau2_results(path)
     if not read.results:
         raise ConfigError(f"{path} holds no simulations: nothing to import")
-    domain = settings.domain or read.domain
-    if domain is None:
+    if settings.domain is None and read.domain is None:
         raise ConfigError(f"{path.name} does not name its domain: pass --domain")
-    task_set = settings.task_set or DEFAULT_TAU2_TASK_SET.format(domain=domain)
-    installed = _installed_tasks(domain, task_set)
-    if installed is not None:
+    domain = settings.domain or tau2_domain(str(read.domain))
+    holding = _installed_task_set(domain, read.simulated_task_ids, settings.task_set)
+    installed = None
+    if holding is not None:
+        task_set, installed = holding
         read = read_tau2_results(path, installed)
+    else:
+        task_set = settings.task_set or default_tau2_task_set(domain)
     agent_info, user_info = read.info.get("agent_info") or {}, read.info.get("user_info") or {}
     task_ids = sorted({result.task_id for result in read.results})
     config = RunConfig(
@@ -206,9 +213,11 @@ def _ids_by_position(read: Tau2Results, installed: list[Task] | None) -> list[st
     return [task.id for task in read.tasks]
 
 
-def _installed_tasks(domain_name: str, task_set: str) -> list[Task] | None:
-    """The tasks of an installed domain's task set (``None`` when either is unknown)."""
-    from tautrait_core.domain.task_sets import resolve_task_set
+def _installed_task_set(
+    domain_name: str, task_ids: set[str], given: str | None
+) -> tuple[str, list[Task]] | None:
+    """The task set of an installed domain holding the file's tasks (``None`` when the
+    domain is not installed or no such set is imported)."""
     from tautrait_core.errors import TautraitError
     from tautrait_core.plugins import get_plugin_manager
 
@@ -216,7 +225,7 @@ def _installed_tasks(domain_name: str, task_set: str) -> list[Task] | None:
     if domain_name not in manager.names("domain"):
         return None
     try:
-        return resolve_task_set(manager.get("domain", domain_name), task_set).tasks
+        return task_set_holding(manager.get("domain", domain_name), task_ids, given)
     except TautraitError:
         return None
 

@@ -13,7 +13,9 @@ runs the conversation:
 * τ²-bench's (dual-control domains, and task sets that ask for it): see
   :mod:`tautrait_core.episode.tau2_protocol`.
 
-Then the reward is computed (see :mod:`tautrait_core.domain.reward`).
+Then the reward is computed: on the basis a τ²-style task declares
+(:mod:`tautrait_core.domain.criteria_reward`), else with τ-bench's semantics
+(:mod:`tautrait_core.domain.reward`).
 
 Failures are classified so that metrics stay honest:
 
@@ -33,9 +35,11 @@ for characters UTF-8 cannot encode (lone surrogates), which become U+FFFD.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import time
 
+from tautrait_core.domain.criteria_reward import grade_criteria
 from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.reward import RewardInfo, compute_reward
 from tautrait_core.domain.state import EpisodeDB, StateTemplate
@@ -119,7 +123,8 @@ async def run_episode(
 
         termination = conversation.termination
         if outcome is not Outcome.ERROR:
-            reward_info = compute_reward(domain, context.task, db, conversation.replies)
+            assert termination is not None
+            reward_info = _score(context, template, db, conversation, termination)
             if termination not in FINISHED_TERMINATIONS:
                 reward_info = reward_info.model_copy(update={"reward": 0.0})
             outcome = Outcome.PASS if reward_info.reward == 1.0 else Outcome.FAIL
@@ -143,6 +148,26 @@ async def run_episode(
         steps=conversation.steps,
         duration_s=round(time.monotonic() - started, 3),
         env_date=db.today,
+    )
+
+
+def _score(
+    context: EpisodeContext,
+    template: StateTemplate,
+    db: EpisodeDB,
+    conversation: Conversation,
+    termination: Termination,
+) -> RewardInfo:
+    """The episode's reward: on the basis a τ²-style task declares (its evaluation
+    criteria), else with τ-bench's semantics."""
+    task = context.task
+    if task.evaluation_criteria is None:
+        return compute_reward(context.domain, task, db, conversation.replies)
+    domain = context.domain
+    if context.solo:  # as the episode did, the agent's calls of user tools run them
+        domain = dataclasses.replace(domain, tools=[*domain.tools, *domain.user_tools])
+    return grade_criteria(
+        domain, task, template, conversation.messages, termination.value, db.today
     )
 
 

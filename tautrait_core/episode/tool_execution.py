@@ -67,11 +67,12 @@ def runs_user_tool(domain: Domain, name: str, side: Side, solo: bool = False) ->
 
 
 def run_user_tool(domain: Domain, db: EpisodeDB, name: str, arguments: dict[str, Any]) -> str:
-    """Run user tool ``name`` as :meth:`Domain.run_tool` runs an agent tool."""
+    """Run user tool ``name`` as :meth:`Domain.run_tool` runs an agent tool; an unknown name
+    gives τ²-bench's error text (as the grader's replay,
+    :func:`tautrait_core.domain.criteria_reward.run_side_tool`, does)."""
     found = domain.user_tools_by_name.get(name)
     if found is None:
-        available = ", ".join(domain.user_tools_by_name) or "none"
-        return f"{ERROR_PREFIX}unknown tool {name!r}. Available tools: {available}"
+        return f"{ERROR_PREFIX}Tool '{name}' not found."
     observation = found.invoke(db, arguments)
     try:
         db.flush()

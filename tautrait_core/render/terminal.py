@@ -6,12 +6,14 @@ Everything that comes from a model or a user (messages, tool data, run names) is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from tautrait_core.analysis.grouping import describe_differences
 from tautrait_core.compat.result_import import IMPORTED_STATUS
 from tautrait_core.render.console import cost_line, format_cost
 from tautrait_core.render.transcript import (
+    component_failures,
     component_failures_line,
     reward_breakdown,
     transcript,
@@ -54,6 +56,15 @@ def run_heading(record: RunRecord) -> str:
         f"Run {record.id}  {record.domain}/{record.task_set}  {agent}  {user}  "
         f"traits {record.traits}{name}"
     )
+
+
+def with_component_failures(
+    document: dict[str, Any], results: Sequence[EpisodeResult]
+) -> dict[str, Any]:
+    """``report --json``'s document of a run, with ``component_failures`` (see
+    :func:`component_failures`) when some episode was τ²-graded."""
+    failures = component_failures(results)
+    return document if failures is None else {**document, "component_failures": failures}
 
 
 def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]:

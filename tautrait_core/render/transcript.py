@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tautrait_core.domain.criteria_reward import failing_components
+from tautrait_core.domain.criteria_checks import failing_components
 from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.episode.result import EpisodeResult, Termination
 from tautrait_core.render.console import format_costs

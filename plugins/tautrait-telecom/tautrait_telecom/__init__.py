@@ -1,11 +1,29 @@
-"""The telecom domain plugin for tautrait.
+"""The telecom domain plugin for tautrait: ``telecom`` (τ-Trait) and ``tau2-telecom`` /
+``tau2-telecom-workflow`` (τ²-bench's telecom, where the customer acts on their own phone).
 
-Importing this module is cheap: the CLI loads it on every start. The domain (tables,
-tools, data) is built only when the hook runs.
+Importing this module is cheap: the CLI loads it on every start. The domains (tables,
+tools, data) are built only when the hook runs.
 """
 
 from __future__ import annotations
 
-from tautrait_core import domain_hook
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-register_domains = domain_hook("tautrait_telecom.domain:build_domain")
+from tautrait_core import domain_hook, hookimpl
+
+if TYPE_CHECKING:
+    from tautrait_core import Domain
+
+_DOMAIN_HOOKS = (
+    domain_hook("tautrait_telecom.domain:build_domain"),
+    domain_hook("tautrait_telecom.tau2.domain:build_domain"),
+    domain_hook("tautrait_telecom.tau2.domain:build_workflow_domain"),
+)
+
+
+@hookimpl
+def register_domains(register: Callable[[Domain], None]) -> None:
+    """Register ``telecom``, ``tau2-telecom`` and ``tau2-telecom-workflow``."""
+    for register_domain in _DOMAIN_HOOKS:
+        register_domain(register)

@@ -1,2 +1,2 @@
-"""τ²-bench compatibility: its tool-output serialisation, database hash, task files,
+"""τ²-bench compatibility: its tool-output serialisation, database hash, tools, task files,
 reward breakdown and results files."""

@@ -6,32 +6,39 @@ import datetime as dt
 from pathlib import Path
 
 from tautrait_core.analysis.recorded_episodes import LoadedSource, RecordedEpisode
-from tautrait_core.compat.tau2.results import DEFAULT_TAU2_TASK_SET, read_tau2_results
+from tautrait_core.compat.tau2.results import read_tau2_results, task_set_holding, tau2_domain
 from tautrait_core.errors import ConfigError
 
 
 def load_tau2_file(path: Path, domain: str | None, task_set: str | None) -> LoadedSource:
     """The episodes of a τ² results file, numbered by their task's position in the task set
-    they are scored with (the file names its domain; the task set defaults to
-    ``tau2:<domain>``).
+    they are scored with: the one given, else τ²'s own set of the file's domain that holds
+    its tasks (domain ``telecom`` in the file: ``tau2-telecom``, ``tau2:telecom`` or
+    ``tau2:telecom-small``).
 
     Raises:
-        ConfigError: the domain is neither given nor in the file.
+        ConfigError: the domain is neither given nor in the file, or no task set holds the
+            file's tasks.
         UnknownNameError, TaskSetError: the domain or task set is unknown, or a simulation
-            names a task the task set does not have.
+            names a task the given task set does not have.
     """
-    from tautrait_core.domain.task_sets import resolve_task_set
     from tautrait_core.plugins import lookup
 
-    domain = domain or read_tau2_results(path).domain
-    if domain is None:
+    read = read_tau2_results(path)
+    if domain is None and read.domain is None:
         raise ConfigError(f"{path.name} does not name its domain: pass --domain")
-    task_set = task_set or DEFAULT_TAU2_TASK_SET.format(domain=domain)
-    tasks = resolve_task_set(lookup("domain", domain), task_set).tasks
+    found = lookup("domain", domain or tau2_domain(str(read.domain)))
+    holding = task_set_holding(found, read.simulated_task_ids, task_set)
+    if holding is None:
+        raise ConfigError(
+            f"no τ² task set of domain {found.name!r} holds every task of {path.name}: import "
+            f"τ²'s tasks (tautrait import tau2 PATH) or pass --task-set"
+        )
+    task_set, tasks = holding
     read = read_tau2_results(path, tasks)
     recorded_tasks = {task.id: task for task in read.tasks}
     episodes = [
         RecordedEpisode(result=result, task=recorded_tasks.get(task_id))
         for result, task_id in zip(read.results, read.task_ids, strict=True)
     ]
-    return LoadedSource(str(path), domain, task_set, episodes, dt.date.today())
+    return LoadedSource(str(path), found.name, task_set, episodes, dt.date.today())

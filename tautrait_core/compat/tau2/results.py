@@ -21,7 +21,8 @@ from typing import Any
 from tautrait_core.compat.tau2.messages import message_from_tau2, message_to_tau2
 from tautrait_core.compat.tau2.reward_info import reward_info_from_tau2, tau2_reward_info
 from tautrait_core.compat.tau2.tasks import task_from_tau2
-from tautrait_core.domain.criteria_reward import action_to_tau2
+from tautrait_core.domain.criteria_checks import action_to_tau2
+from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.domain.task import Task
 from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
@@ -63,6 +64,11 @@ class Tau2Results:
     tau2_terminations: list[str] = field(default_factory=list)
 
     @property
+    def simulated_task_ids(self) -> set[str]:
+        """The τ² ids of the tasks the simulations ran."""
+        return set(self.task_ids)
+
+    @property
     def domain(self) -> str | None:
         """The domain the file names (``info.environment_info.domain_name``)."""
         environment = self.info.get("environment_info") or {}
@@ -70,8 +76,36 @@ class Tau2Results:
         return name if isinstance(name, str) else None
 
 
-DEFAULT_TAU2_TASK_SET = "tau2:{domain}"
-"""The task set a τ² file is scored with when none is given (τ²'s task set of its domain)."""
+def tau2_domain(name: str) -> str:
+    """The tautrait domain of τ²'s domain ``name`` (``telecom`` -> ``tau2-telecom``)."""
+    return name if name.startswith("tau2-") else f"tau2-{name}"
+
+
+def default_tau2_task_set(domain: str) -> str:
+    """τ²'s own task set of a τ² domain (``tau2-telecom`` or ``telecom`` -> ``tau2:telecom``)."""
+    return f"tau2:{domain.removeprefix('tau2-')}"
+
+
+def task_set_holding(
+    domain: Domain, task_ids: set[str], given: str | None = None
+) -> tuple[str, list[Task]] | None:
+    """The task set ``given``, else the first of τ²'s own sets of ``domain``
+    (``tau2:telecom``, ``tau2:telecom-small``, ...) that holds every task of ``task_ids``;
+    ``None`` when none does.
+
+    Raises:
+        UnknownNameError: ``given`` is not a task set of ``domain``.
+    """
+    from tautrait_core.domain.task_sets import all_task_sets, resolve_task_set
+
+    if given is not None:
+        return given, resolve_task_set(domain, given).tasks
+    own = default_tau2_task_set(domain.name)
+    for name in sorted(name for name in all_task_sets(domain) if name.startswith(own)):
+        tasks = resolve_task_set(domain, name).tasks
+        if task_ids <= {task.id for task in tasks}:
+            return name, tasks
+    return None
 
 
 TAU2_TASK_IDS = "tau2-task-ids"

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tautrait_core.domain.criteria import EvaluationCriteria, InitialState
-from tautrait_core.domain.criteria_reward import action_from_tau2
+from tautrait_core.domain.criteria_checks import action_from_tau2
 from tautrait_core.domain.task import Task
 from tautrait_core.errors import TaskSetError
 
