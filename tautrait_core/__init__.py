@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     )
     from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
     from tautrait_core.domain.hook import domain_hook
+    from tautrait_core.domain.initial_state import apply_initial_state
     from tautrait_core.domain.layout import DomainLayout
     from tautrait_core.domain.reward import (
         RewardInfo,
@@ -67,10 +68,17 @@ if TYPE_CHECKING:
     from tautrait_core.domain.tools import ERROR_PREFIX, Tool, tool
     from tautrait_core.episode.agent import Agent
     from tautrait_core.episode.context import EpisodeContext
-    from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+    from tautrait_core.episode.messages import (
+        OUT_OF_SCOPE_TOKEN,
+        STOP_TOKEN,
+        TAU2_GREETING,
+        TRANSFER_TOKEN,
+        Message,
+        ToolCall,
+    )
     from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
     from tautrait_core.episode.trait_backend import Generation, TraitBackend
-    from tautrait_core.episode.user import UserSimulator
+    from tautrait_core.episode.user import UserSimulator, UserTurn
     from tautrait_core.errors import (
         ConfigError,
         ContextWindowError,
@@ -158,6 +166,11 @@ _EXPORTS = {
     "Message": "tautrait_core.episode.messages",
     "ToolCall": "tautrait_core.episode.messages",
     "STOP_TOKEN": "tautrait_core.episode.messages",
+    "TRANSFER_TOKEN": "tautrait_core.episode.messages",
+    "OUT_OF_SCOPE_TOKEN": "tautrait_core.episode.messages",
+    "TAU2_GREETING": "tautrait_core.episode.messages",
+    "UserTurn": "tautrait_core.episode.user",
+    "apply_initial_state": "tautrait_core.domain.initial_state",
     "TraitMix": "tautrait_core.trait_mix",
     "TRAITS": "tautrait_core.trait_mix",
     "INTENSITY_WORDS": "tautrait_core.trait_mix",
@@ -207,9 +220,12 @@ _EXPORTS = {
 __all__ = [
     "ERROR_PREFIX",
     "INTENSITY_WORDS",
+    "OUT_OF_SCOPE_TOKEN",
     "RESPOND_ACTION",
     "STOP_TOKEN",
+    "TAU2_GREETING",
     "TRAITS",
+    "TRANSFER_TOKEN",
     "Action",
     "Agent",
     "Completion",
@@ -259,6 +275,8 @@ __all__ = [
     "UpstreamFormat",
     "Usage",
     "UserSimulator",
+    "UserTurn",
+    "apply_initial_state",
     "apply_stored_keys",
     "calculate",
     "call_log",

@@ -44,13 +44,17 @@ def install_and_test(package: Path, site: Path, home: Path) -> subprocess.Comple
 
 
 @pytest.mark.parametrize(
-    ("kind", "name", "passed"),
-    [("domain", "bakery", "11 passed"), ("user", "brief-customer", "2 passed")],
+    ("kind", "name", "options", "passed"),
+    [
+        ("domain", "bakery", [], "11 passed"),
+        ("domain", "phone-shop", ["--dual-control"], "16 passed"),
+        ("user", "brief-customer", [], "2 passed"),
+    ],
 )
 def test_generated_plugin_installs_and_passes_its_tests(
-    tmp_path: Path, kind: str, name: str, passed: str
+    tmp_path: Path, kind: str, name: str, options: list[str], passed: str
 ) -> None:
-    result = CliRunner().invoke(cli, ["new", kind, name, "--dir", str(tmp_path)])
+    result = CliRunner().invoke(cli, ["new", kind, name, *options, "--dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     package = tmp_path / f"tautrait-{name}"
     assert (package / "pyproject.toml").read_text().count(

@@ -452,3 +452,4 @@ def test_nl_assertions_are_judged_by_the_judge_model(
     assert unjudged.exit_code == 0, unjudged.output
     [episode] = json.loads(unjudged.output)["episodes"]
     assert episode["reward_info"]["not_scoreable"]
+    assert episode["new_reward"] is None and episode["skipped"].startswith("not scoreable")

@@ -157,3 +157,28 @@ def test_an_imported_file_numbers_its_episodes_by_the_task_set_holding_them(
     assert sorted(run["task_ids"]) == sorted(
         next(i for i, task in enumerate(tasks) if task.id == task_id) for task_id in read.task_ids
     )
+
+
+def test_show_and_the_html_report_give_each_component(
+    example: Path, tmp_path: Path, isolated_home: Path
+) -> None:
+    path, _ = _varied_copy(example, tmp_path)
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["import-results", str(path), "--json"])
+    run = json.loads(imported.output)["run"]
+    failed = read_tau2_results(path).results[4]  # the copy whose env assertion failed
+    shown = runner.invoke(
+        cli,
+        ["show", run["id"], "--task", str(failed.task_id), "--trial", "1"],
+        env={"COLUMNS": "200"},
+    )
+    assert shown.exit_code == 0, shown.output
+    assert "Reward basis: ENV_ASSERTION." in shown.output
+    assert "ENV_ASSERTION: 1/2 met; failed assert_mobile_data_status." in shown.output
+    assert "ACTION (not counted): 1/1 met." in shown.output
+    page = tmp_path / "report.html"
+    report = runner.invoke(cli, ["report", run["id"], "--html", str(page)])
+    assert report.exit_code == 0, report.output
+    html = page.read_text()
+    assert "Failing reward components (of 6 τ²-graded episodes): ENV_ASSERTION 1" in html
+    assert "ENV_ASSERTION: 1/2 met; failed assert_mobile_data_status." in html

@@ -20,11 +20,17 @@ from tautrait_core.cli.root import cli, library_call
     show_default=True,
     help="Where to create the package folder.",
 )
-def new(kind: str, name: str, parent: Path) -> None:
+@click.option(
+    "--dual-control",
+    is_flag=True,
+    default=False,
+    help="A domain where the customer acts too: a phone with user tools (as τ²-bench's telecom).",
+)
+def new(kind: str, name: str, parent: Path, dual_control: bool) -> None:
     """Create a working plugin package: pyproject with its entry point, example code,
     tests. Install it with pip install -e '.[test]' and run pytest."""
     from tautrait_core.scaffold import create_plugin
 
-    target = library_call(create_plugin, kind, name, parent)
+    target = library_call(create_plugin, kind, name, parent, dual_control)
     click.echo(f"Created {target}")
     click.echo(f"  cd {target} && pip install -e '.[test]' && pytest")

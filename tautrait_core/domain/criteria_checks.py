@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tautrait_core.domain.criteria import RewardBasis
+from tautrait_core.domain.criteria import RewardBasis, Side
 from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.domain.task import Action
 from tautrait_core.episode.messages import Message
@@ -79,11 +79,12 @@ def trajectory_tool_calls(messages: Sequence[Message]) -> list[tuple[str, str, d
                 arguments = call.parsed_arguments()
             except ValueError:
                 arguments = {}
-            calls.append((_requestor(message), call.name, arguments))
+            calls.append((message_side(message), call.name, arguments))
     return calls
 
 
-def _requestor(message: Message) -> str:
+def message_side(message: Message) -> Side:
+    """Who made a message's tool calls: ``requestor``, else the customer for a user message."""
     if message.requestor is not None:
         return message.requestor
     return "user" if message.role == "user" else "assistant"
@@ -134,7 +135,7 @@ def grade_communicate(
         message.content
         for message in messages
         if message.role == "assistant"
-        and _requestor(message) == "assistant"
+        and message_side(message) == "assistant"
         and message.content
         and message.content.strip()
     ]

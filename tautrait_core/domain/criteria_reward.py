@@ -31,14 +31,16 @@ from tautrait_core.domain.criteria_checks import (
     action_from_tau2,
     grade_actions,
     grade_communicate,
-    trajectory_tool_calls,
+    message_side,
 )
 from tautrait_core.domain.domain import Domain
+from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.domain.state import EpisodeDB, StateTemplate, state_hash
 from tautrait_core.domain.task import Action, Task
 from tautrait_core.domain.tools import ERROR_PREFIX
 from tautrait_core.episode.messages import Message
+from tautrait_core.episode.tool_execution import execute_tool_call, run_user_tool, sync_state
 
 PREMATURE_TERMINATIONS = frozenset({"max_steps", "too_many_errors"})
 """Endings τ² scores 0 without grading (its ``TerminationReason`` values)."""
@@ -188,12 +190,10 @@ def _grade_environment(
         gold_hashes = side_hashes(domain, gold_db)
     with template.new_episode(today) as db:
         _apply_initial_state(domain, db, task, with_history=False)
-        for requestor, name, arguments in trajectory_tool_calls(messages):
-            observation = run_side_tool(domain, db, requestor, name, arguments)
-            if not observation.startswith(ERROR_PREFIX) and domain.sync_state is not None:
-                domain.sync_state(db)
-        if domain.sync_state is not None:
-            domain.sync_state(db)
+        for message in messages:
+            for call in message.tool_calls or []:
+                execute_tool_call(domain, db, call, message_side(message))
+        sync_state(domain, db)
         hashes = side_hashes(domain, db)
         grade.assertion_checks = [
             _check_assertion(domain, db, assertion) for assertion in criteria.env_assertions or []
@@ -219,8 +219,6 @@ def _apply_initial_state(domain: Domain, db: EpisodeDB, task: Task, *, with_hist
     initial_state = task.initial_state
     if initial_state is None:
         return
-    from tautrait_core.domain.initial_state import apply_initial_state
-
     if not with_history and initial_state.message_history:
         initial_state = initial_state.model_copy(update={"message_history": None})
         task = task.model_copy(update={"initial_state": initial_state})
@@ -236,15 +234,7 @@ def run_side_tool(
         return domain.run_tool(db, name, arguments)
     if not domain.dual_control:
         return f"{ERROR_PREFIX}User tools not available"
-    found = domain.user_tools_by_name.get(name)
-    if found is None:
-        return f"{ERROR_PREFIX}Tool '{name}' not found."
-    observation = found.invoke(db, arguments)
-    try:
-        db.flush()
-    except Exception as exc:
-        return ERROR_PREFIX + (str(exc) or type(exc).__name__)
-    return observation
+    return run_user_tool(domain, db, name, arguments)
 
 
 def side_hashes(domain: Domain, db: EpisodeDB) -> tuple[str, str | None]:

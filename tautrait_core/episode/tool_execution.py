@@ -9,10 +9,12 @@ runs after every call that succeeded.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tautrait_core.domain.criteria import Side
-from tautrait_core.domain.criteria_reward import run_side_tool
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.state import EpisodeDB
+from tautrait_core.domain.tools import ERROR_PREFIX
 from tautrait_core.episode.messages import ToolCall
 from tautrait_core.llm.client import encodable_text
 
@@ -64,6 +66,21 @@ def runs_user_tool(domain: Domain, name: str, side: Side, solo: bool = False) ->
     return side == "user" or (solo and name in domain.user_tools_by_name)
 
 
+def run_user_tool(domain: Domain, db: EpisodeDB, name: str, arguments: dict[str, Any]) -> str:
+    """Run user tool ``name`` as :meth:`Domain.run_tool` runs an agent tool; an unknown name
+    gives τ²-bench's error text (as the grader's replay,
+    :func:`tautrait_core.domain.criteria_reward.run_side_tool`, does)."""
+    found = domain.user_tools_by_name.get(name)
+    if found is None:
+        return f"{ERROR_PREFIX}Tool '{name}' not found."
+    observation = found.invoke(db, arguments)
+    try:
+        db.flush()
+    except Exception as exc:
+        return ERROR_PREFIX + (str(exc) or type(exc).__name__)
+    return observation
+
+
 def sync_state(domain: Domain, db: EpisodeDB) -> None:
     """Run the domain's state sync (τ²'s ``sync_tools``), when it has one."""
     if domain.sync_state is not None:
@@ -95,7 +112,7 @@ def execute_tool_call(
     except ValueError as exc:
         return invalid_arguments_observation(call.name, exc)
     if runs_user_tool(domain, call.name, side, solo):
-        observation = run_side_tool(domain, db, "user", call.name, arguments)
+        observation = run_user_tool(domain, db, call.name, arguments)
     else:
         observation = domain.run_tool(db, call.name, arguments)
     if domain.sync_state is not None and not domain.is_error(observation):

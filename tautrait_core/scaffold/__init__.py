@@ -20,17 +20,35 @@ def module_name(name: str) -> str:
     return name.replace("-", "_")
 
 
-def create_plugin(kind: str, name: str, parent: Path) -> Path:
-    """Write the template of ``kind`` as ``parent/tautrait-<name>/`` and return that folder."""
+DUAL_CONTROL = "dual_control"
+"""The templates written over the domain's for ``--dual-control``: the customer's phone,
+its user tools, sync and functions, a task the customer must act in, and their tests."""
+
+
+def create_plugin(kind: str, name: str, parent: Path, dual_control: bool = False) -> Path:
+    """Write the template of ``kind`` as ``parent/tautrait-<name>/`` and return that folder.
+
+    With ``dual_control`` (domains only) the domain is dual-control: the customer has a
+    phone and tools to act on it.
+    """
     if kind not in KINDS:
         raise ConfigError(f"unknown plugin kind {kind!r}: choose one of {', '.join(KINDS)}")
+    if dual_control and kind != "domain":
+        raise ConfigError("--dual-control makes a domain: use tautrait new domain NAME")
     if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
         raise ConfigError(f"invalid name {name!r}: use lower-case letters, digits and '-'")
     target = parent / f"tautrait-{name}"
     if target.exists():
         raise ConfigError(f"{target} already exists")
     module = module_name(name)
-    source_root = TEMPLATES / kind
+    _write_templates(TEMPLATES / kind, target, name, module)
+    if dual_control:
+        _write_templates(TEMPLATES / DUAL_CONTROL, target, name, module)
+    return target
+
+
+def _write_templates(source_root: Path, target: Path, name: str, module: str) -> None:
+    """Write every template under ``source_root`` into ``target`` (replacing what is there)."""
     for template in sorted(source_root.rglob("*.tmpl")):
         relative = template.relative_to(source_root).with_suffix("")
         parts = [f"tautrait_{module}" if part == "package" else part for part in relative.parts]
@@ -38,4 +56,3 @@ def create_plugin(kind: str, name: str, parent: Path) -> Path:
         destination.parent.mkdir(parents=True, exist_ok=True)
         text = template.read_text().replace("@@name@@", name).replace("@@module@@", module)
         destination.write_text(text)
-    return target

@@ -31,18 +31,23 @@ from tautrait_core.llm.usage import Usage
 
 _TERMINATIONS = {
     "user_stop": Termination.USER_STOP,
-    "agent_stop": Termination.USER_STOP,
+    "agent_stop": Termination.AGENT_STOP,
     "max_steps": Termination.MAX_STEPS,
-    "too_many_errors": Termination.MAX_STEPS,
+    "too_many_errors": Termination.TOO_MANY_ERRORS,
     "agent_validation_error": Termination.AGENT_ERROR,
 }
 """τ²'s termination reasons as tautrait's (τ²'s own value stays in ``tau2_terminations``)."""
 
 _TAU2_TERMINATIONS = {
     Termination.USER_STOP: "user_stop",
+    Termination.USER_TRANSFER: "user_stop",
+    Termination.USER_OUT_OF_SCOPE: "user_stop",
     Termination.TERMINATING_TOOL: "user_stop",
+    Termination.AGENT_STOP: "agent_stop",
     Termination.MAX_STEPS: "max_steps",
+    Termination.TOO_MANY_ERRORS: "too_many_errors",
 }
+"""tautrait's terminations as τ²'s (every other ending is τ²'s ``agent_validation_error``)."""
 
 
 @dataclass
@@ -278,10 +283,6 @@ def _simulation_record(result: EpisodeResult, task: Task, seed: int | None) -> d
 
 
 def _tau2_termination(result: EpisodeResult) -> str:
-    info = result.reward_info
-    note = (info.info or {}).get("note", "") if info is not None else ""
-    if isinstance(note, str) and note.endswith("TerminationReason.TOO_MANY_ERRORS"):
-        return "too_many_errors"
     return _TAU2_TERMINATIONS.get(result.termination, "agent_validation_error")
 
 
