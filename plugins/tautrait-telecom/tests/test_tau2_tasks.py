@@ -15,6 +15,7 @@ from tautrait_core import Domain, EnvFunctionCall, EpisodeDB, Task, resolve_task
 from tautrait_core.testing import (
     apply_initial_state_for_test,
     call_function,
+    oracle_average_reward,
     registered_domain,
     run_side_call,
 )
@@ -117,3 +118,12 @@ def test_an_imported_tau2_bench_brings_its_database_policies_and_task_sets(
             domain, db, "assistant", "get_customer_by_id", {"customer_id": "C2001"}
         )
         assert customer.root["full_name"] == "Ana Ortiz"
+
+
+def test_tau2s_small_telecom_set_passes_an_offline_oracle_run(
+    tau2_imported: Callable[..., Path],
+) -> None:
+    """The oracle agent and the scripted user replay both sides of τ²'s gold actions;
+    graded τ²'s way, every task earns 1.0 (as in τ²'s golden records)."""
+    tau2_imported("telecom")
+    assert oracle_average_reward("tau2-telecom", "tau2:telecom-small") == 1.0
