@@ -14,7 +14,8 @@ from tautrait_core.episode.messages import Message, ToolCall
 
 
 def message_to_tau2(message: Message, turn_idx: int | None = None) -> dict[str, Any]:
-    """A :class:`Message` in τ²'s JSON shape (every field, as ``tau2 run`` dumps it)."""
+    """An assistant, user or tool :class:`Message` in τ²'s JSON shape (every field, as
+    ``tau2 run`` dumps it; τ² trajectories hold no system message)."""
     requestor = message.requestor or ("user" if message.role == "user" else "assistant")
     if message.role == "tool":
         return {
@@ -23,13 +24,6 @@ def message_to_tau2(message: Message, turn_idx: int | None = None) -> dict[str, 
             "content": message.content,
             "requestor": requestor,
             "error": bool(message.content and message.content.startswith("Error")),
-            "turn_idx": turn_idx,
-            "timestamp": None,
-        }
-    if message.role == "system":
-        return {
-            "role": "system",
-            "content": message.content,
             "turn_idx": turn_idx,
             "timestamp": None,
         }

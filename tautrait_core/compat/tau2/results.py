@@ -264,6 +264,8 @@ def tau2_results(
 
 def _simulation_record(result: EpisodeResult, task: Task, seed: int | None) -> dict[str, Any]:
     info = result.reward_info
+    # τ² keeps the policy in the file's info, not in the trajectory
+    trajectory = [message for message in result.messages if message.role != "system"]
     return {
         "id": str(uuid.uuid5(uuid.NAMESPACE_OID, f"{task.id}:{result.task_id}:{result.trial}")),
         "task_id": tau2_task_id(task, result.task_id),
@@ -275,9 +277,7 @@ def _simulation_record(result: EpisodeResult, task: Task, seed: int | None) -> d
         "agent_cost": result.agent_usage.cost,
         "user_cost": result.user_usage.cost,
         "reward_info": _reward_info(info, task, result.reward) if info is not None else None,
-        "messages": [
-            message_to_tau2(message, turn) for turn, message in enumerate(result.messages)
-        ],
+        "messages": [message_to_tau2(message, turn) for turn, message in enumerate(trajectory)],
         "trial": result.trial,
         "seed": seed,
     }
