@@ -87,7 +87,8 @@ def grade_criteria(
         return _reward_info(0.0, reward_basis=[RewardBasis.DB.value], info={"note": note})
     criteria = task.evaluation_criteria
     if criteria is None:
-        return _reward_info(1.0, reward_basis=[], info={"note": "No evaluation criteria"})
+        note = {"note": "No evaluation criteria"}
+        return _reward_info(1.0, reward_basis=[RewardBasis.DB.value], info=note)
     basis = [RewardBasis(item) for item in criteria.reward_basis]
     if RewardBasis.NL_ASSERTION in basis and judge is None:
         return _reward_info(
