@@ -125,8 +125,8 @@ class RunConfig(BaseModel):
     """End the episode after this many failed tool calls (either side); ``None``: 10 with the
     τ² protocol (τ²-bench's default, which it never enforces), no limit with τ-bench's."""
     solo: bool = False
-    """Solo mode (dual-control domains with a solo policy): no customer; the agent gets the
-    task's ticket and the user tools, and ends the episode itself."""
+    """Solo mode (domains with a solo policy, e.g. τ²'s mock and telecom): no customer; the
+    agent gets the task's ticket and the user tools, and ends the episode itself."""
     max_retries: int = Field(4, ge=0)
     max_cost: float | None = Field(None, gt=0)
     """Stop starting episodes once the run has spent this many dollars."""

@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 
+from tautrait_core.compat.tau2.results import _tau2_termination
 from tautrait_core.config import RunConfig
 from tautrait_core.domain.initial_state import InitialStateError, apply_initial_state
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task import Task
 from tautrait_core.episode.messages import TAU2_GREETING
-from tautrait_core.episode.result import EpisodeResult, Termination
+from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+from tautrait_core.render.transcript import transcript
 from tautrait_core.run.runner import execute
 from tautrait_core.testing.server import Reply, ScriptedModelServer, reply_text, reply_tool_call
 from tests.plugins import toy_phone
@@ -182,6 +184,26 @@ def test_each_side_runs_its_own_calls_in_order_and_sees_only_its_own(phone_plugi
     assert "get_line" not in json.dumps(last_user_view)  # the agent's calls stay hidden
     assert [m["role"] for m in last_user_view[-4:]] == ["assistant", "tool", "assistant", "tool"]
     assert last_user_view[-1]["content"] == "Airplane mode: off. Signal: good"
+
+    shown = [(entry.kind, entry.tool) for entry in transcript(result)]
+    assert ("tool_call", "toggle_airplane_mode") in shown  # the customer's calls are shown
+    assert ("user", None) not in shown[7:9]  # a call without text shows no empty message
+
+
+@pytest.mark.parametrize(
+    ("termination", "tau2_reason"),
+    [
+        (Termination.USER_TRANSFER, "user_stop"),
+        (Termination.USER_OUT_OF_SCOPE, "user_stop"),
+        (Termination.AGENT_STOP, "agent_stop"),
+        (Termination.TOO_MANY_ERRORS, "too_many_errors"),
+    ],
+)
+def test_tau2_results_files_name_each_termination_as_tau2_does(termination, tau2_reason) -> None:
+    result = EpisodeResult(
+        task_id=0, trial=0, outcome=Outcome.FAIL, reward=0.0, termination=termination
+    )
+    assert _tau2_termination(result) == tau2_reason
 
 
 @pytest.mark.parametrize(

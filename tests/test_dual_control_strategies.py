@@ -209,3 +209,14 @@ def test_a_single_control_task_set_may_ask_for_the_tau2_protocol(toy_plugin) -> 
     assert result.messages[1].content == TAU2_GREETING
     assert plain.messages[1].role == "user"
     assert result.reward == plain.reward == 1.0
+
+
+def test_the_scripted_user_states_its_request_after_a_history(phone_plugin) -> None:
+    result = run_offline(task_ids=[1])
+    after_history = [(m.role, m.content) for m in result.messages[5:]]
+    task = phone_plugin.build_domain().task_sets["test"].tasks[1]
+    assert after_history == [
+        ("user", task.instruction),
+        ("assistant", "Everything you asked for is done. Is there anything else?"),
+        ("user", "###STOP###"),
+    ]

@@ -174,7 +174,7 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
     is_flag=True,
     default=False,
     help="No customer: the agent works the task's ticket with both sides' tools "
-    "(dual-control domains; --agent solo or oracle).",
+    "(domains with a solo policy; --agent solo or oracle).",
 )
 @click.option(
     "--max-retries",

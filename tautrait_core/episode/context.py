@@ -41,7 +41,7 @@ class EpisodeContext:
         seed: A per-episode seed derived from the run seed, task and trial.
         protocol: How the episode runs: its task set's protocol (``"tau-bench"`` or
             ``"tau2"``, see :class:`tautrait_core.domain.domain.TaskSet`); a dual-control
-            domain always runs with τ²'s (:attr:`tau2`).
+            domain and solo mode always run with τ²'s (:attr:`tau2`).
     """
 
     domain: Domain
@@ -57,7 +57,7 @@ class EpisodeContext:
         """Whether the episode runs with τ²-bench's protocol: every tool call of a message
         runs in order on the side that made it, the agent greets first, steps count hops,
         and the customer may stop, ask for a transfer or declare the request out of scope."""
-        return self.protocol == "tau2" or self.domain.dual_control
+        return self.protocol == "tau2" or self.domain.dual_control or self.solo
 
     @property
     def solo(self) -> bool:

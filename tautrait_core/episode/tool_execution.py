@@ -70,6 +70,8 @@ def run_user_tool(domain: Domain, db: EpisodeDB, name: str, arguments: dict[str,
     """Run user tool ``name`` as :meth:`Domain.run_tool` runs an agent tool; an unknown name
     gives τ²-bench's error text (as the grader's replay,
     :func:`tautrait_core.domain.criteria_reward.run_side_tool`, does)."""
+    if not domain.dual_control:
+        return f"{ERROR_PREFIX}User tools not available"
     found = domain.user_tools_by_name.get(name)
     if found is None:
         return f"{ERROR_PREFIX}Tool '{name}' not found."

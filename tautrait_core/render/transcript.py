@@ -79,7 +79,12 @@ def transcript(result: EpisodeResult) -> list[TranscriptEntry]:
         if message.role == "system":
             entries.append(TranscriptEntry("system", message.content or ""))
         elif message.role == "user":
-            entries.append(TranscriptEntry("user", message.content or ""))
+            if message.content or not message.tool_calls:
+                entries.append(TranscriptEntry("user", message.content or ""))
+            for call in message.tool_calls or []:  # the customer's own tools (dual control)
+                entries.append(
+                    TranscriptEntry("tool_call", format_arguments(call.arguments), call.name)
+                )
         elif message.role == "tool":
             entries.append(TranscriptEntry("tool_result", message.content or "", message.name))
         else:

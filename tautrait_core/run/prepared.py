@@ -118,12 +118,12 @@ def prepare(config: RunConfig) -> PreparedRun:
 
 
 def check_solo(config: RunConfig, domain: Domain, agent_class: type) -> None:
-    """Refuse ``--solo`` where it cannot work: a domain without user tools or a solo policy,
-    or an agent that cannot work alone."""
-    if not domain.dual_control or domain.solo_policy is None:
+    """Refuse ``--solo`` where it cannot work: a domain without a solo policy, or an agent
+    that cannot work alone."""
+    if domain.solo_policy is None:
         raise ConfigError(
-            f"domain {domain.name!r} does not support solo mode (it needs user tools and a "
-            "solo policy); leave out --solo"
+            f"domain {domain.name!r} does not support solo mode (it has no solo policy); "
+            "leave out --solo"
         )
     if not getattr(agent_class, "works_solo", False):
         raise ConfigError(

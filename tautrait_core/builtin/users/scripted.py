@@ -1,9 +1,11 @@
 """The ``scripted`` user: reads the task instruction, then stops. Calls no model; pairs with
 the ``oracle`` agent for offline runs.
 
-In a dual-control domain it also replays the customer's gold actions: each time the agent
-writes to it while some remain, it makes the next run of them (the calls the ``oracle``
-agent asks for), says it is done once their results are in, and stops when none remain.
+After a task's prior conversation (its initial state's message history) its first answer
+states the instruction. In a dual-control domain it also replays the customer's gold
+actions: each time the agent writes to it while some remain, it makes the next run of them
+(the calls the ``oracle`` agent asks for), says it is done once their results are in, and
+stops when none remain.
 """
 
 from __future__ import annotations
@@ -36,11 +38,20 @@ class ScriptedUser(UserSimulator):
         dual = bool(context.user_tool_schemas)
         self._runs = user_action_runs(gold_actions(context.task)) if dual else []
         self._calls = 0
+        self._stated = False
 
     async def start(self) -> str:
+        self._stated = True
         return self.context.task.instruction.strip()
 
+    def load_history(self, history: list[Message]) -> None:
+        """After a task's prior conversation the customer has not yet said what they want
+        now: the first answer states the instruction."""
+        self._stated = False
+
     async def reply(self, agent_message: str) -> UserTurn:
+        if not self._stated:
+            return await self.start()
         if not self._runs:
             return STOP_TOKEN
         calls = []
