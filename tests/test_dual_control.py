@@ -174,7 +174,7 @@ def test_each_side_runs_its_own_calls_in_order_and_sees_only_its_own(phone_plugi
     offered = {tool["function"]["name"] for tool in agent_requests[0]["tools"]}
     assert offered == {"get_line", "resume_line"}
     last_agent_view = json.dumps(agent_requests[-1]["messages"])
-    assert not USER_TOOLS & {n for n in USER_TOOLS if n in last_agent_view}
+    assert not any(name in last_agent_view for name in USER_TOOLS)
     assert agent_requests[-1]["messages"][1] == {"role": "assistant", "content": TAU2_GREETING}
 
     user_requests = script.requests["scripted-user"]

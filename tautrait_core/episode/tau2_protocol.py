@@ -81,8 +81,7 @@ class Tau2Episode:
         self.agent = agent
         self.user = user
         self.conversation = conversation
-        config = context.config
-        self.max_errors = config.max_errors or DEFAULT_MAX_ERRORS
+        self.max_errors = context.config.max_errors or DEFAULT_MAX_ERRORS
         self.pending_user: UserInput = user.start
         self.pending_calls: tuple[Message, Side] | None = None
 
@@ -126,10 +125,7 @@ class Tau2Episode:
             text = last.content or ""
             self.pending_user = lambda: self.user.reply(text)
             return "user"
-        self.user.load_history(history)
-        if last.tool_calls:
-            self.pending_calls = (last, "user" if last.role == "user" else "assistant")
-            return "environment"
+        self.user.load_history(history)  # (a history never ends with unanswered calls)
         if last.role == "user":
             self.conversation.termination = user_signal(last)
         return "agent"
