@@ -452,3 +452,11 @@ def test_nl_assertions_are_judged_by_the_judge_model(
     assert unjudged.exit_code == 0, unjudged.output
     [episode] = json.loads(unjudged.output)["episodes"]
     assert episode["reward_info"]["not_scoreable"]
+    assert episode["new_reward"] is None and episode["skipped"].startswith("not scoreable")
+
+
+def test_a_task_without_criteria_scores_1_with_tau2s_note() -> None:
+    task = Task(id="t", user_id="", instruction="Fix my phone.")
+    info = _grade(task, _conversation())
+    assert tau2_reward_info(info)["reward"] == 1.0
+    assert (info.reward_basis, info.info) == (["DB"], {"note": "No evaluation criteria"})

@@ -157,3 +157,70 @@ def test_an_imported_file_numbers_its_episodes_by_the_task_set_holding_them(
     assert sorted(run["task_ids"]) == sorted(
         next(i for i, task in enumerate(tasks) if task.id == task_id) for task_id in read.task_ids
     )
+
+
+def test_show_and_the_html_report_give_each_component(
+    example: Path, tmp_path: Path, isolated_home: Path
+) -> None:
+    path, _ = _varied_copy(example, tmp_path)
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["import-results", str(path), "--json"])
+    run = json.loads(imported.output)["run"]
+    failed = read_tau2_results(path).results[4]  # the copy whose env assertion failed
+    shown = runner.invoke(
+        cli,
+        ["show", run["id"], "--task", str(failed.task_id), "--trial", "1"],
+        env={"COLUMNS": "200"},
+    )
+    assert shown.exit_code == 0, shown.output
+    assert "Reward basis: ENV_ASSERTION." in shown.output
+    assert "ENV_ASSERTION: 1/2 met; failed assert_mobile_data_status." in shown.output
+    assert "ACTION (not counted): 1/1 met." in shown.output
+    page = tmp_path / "report.html"
+    report = runner.invoke(cli, ["report", run["id"], "--html", str(page)])
+    assert report.exit_code == 0, report.output
+    html = page.read_text()
+    assert "Failing reward components (of 6 τ²-graded episodes): ENV_ASSERTION 1" in html
+    assert "ENV_ASSERTION: 1/2 met; failed assert_mobile_data_status." in html
+
+
+def test_a_run_exported_as_tau2_imports_back_with_every_reward(tmp_path: Path) -> None:
+    from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+    from tests.plugins import toy_phone
+
+    reset_plugin_manager()
+    get_plugin_manager().register(toy_phone, name="toy_phone")
+    try:
+        runner = CliRunner()
+        ran = runner.invoke(
+            cli,
+            [
+                *("run", "--domain", "toyphone", "--agent", "oracle", "--user", "scripted"),
+                *("--num-trials", "2", "--json"),
+            ],
+        )
+        assert ran.exit_code == 0, ran.output
+        out = tmp_path / "toyphone.json"
+        exported = runner.invoke(cli, ["export", "latest", "--format", "tau2", "-o", str(out)])
+        assert exported.exit_code == 0, exported.output
+        data = json.loads(out.read_text())
+        assert data["info"]["environment_info"]["domain_name"] == "toyphone"
+        assert {s["reward_info"]["reward_basis"][0] for s in data["simulations"]} <= {
+            "ENV_ASSERTION",
+            "DB",
+        }
+        imported = runner.invoke(
+            cli, ["import-results", str(out), "--domain", "toyphone", "--task-set", "test"]
+        )
+        assert imported.exit_code == 0, imported.output
+        report = runner.invoke(cli, ["report", "latest", "--json"])
+        again = runner.invoke(cli, ["export", "latest", "--format", "tau2"])
+        assert again.exit_code == 0, again.output
+        first, second = _by_key(data), _by_key(json.loads(again.output))
+        assert {key: s["reward_info"] for key, s in first.items()} == {
+            key: s["reward_info"] for key, s in second.items()
+        }
+        assert report.exit_code == 0, report.output
+    finally:
+        get_plugin_manager().unregister(name="toy_phone")
+        reset_plugin_manager()

@@ -61,8 +61,6 @@ class CauseKind(StrEnum):
     """The episode passes now; the record does not say why it failed before."""
     COMPONENT_FAILS = "component_fails"
     """τ²-style grading: the reward components that are 0 (``details``)."""
-    NOT_SCOREABLE = "not_scoreable"
-    """τ²-style grading could not grade the episode (``details``: why)."""
 
 
 class Cause(BaseModel):
@@ -98,7 +96,8 @@ class EpisodeRescore(BaseModel):
     (upstream files embed it) or ``gold_state`` / ``outputs`` (runs record the gold hash and
     the outputs checked). ``None`` when nothing was recorded to compare with."""
     skipped: str | None = None
-    """Why the episode was not rescored (task out of range, infrastructure error)."""
+    """Why the episode was not rescored (task out of range, infrastructure error, a
+    τ²-style task that is not scoreable without a judge)."""
     notes: list[str] = Field(default_factory=list)
     termination: Termination | None = None
     """How the replay ended (``None`` also when the tool that ended the recorded episode
@@ -207,9 +206,12 @@ def rescore_episode(
         info = replay.reward_info
     if unfinished is not None:
         info = info.model_copy(update={"reward": 0.0})
+    record.reward_info = info
+    if info.not_scoreable is not None:  # no verdict: never a silent 0
+        record.skipped = f"not scoreable: {info.not_scoreable}"
+        return record
     verdict = recorded.verdict or RecordedVerdict.from_reward_info(result.reward_info)
     record.new_reward = info.reward
-    record.reward_info = info
     record.termination = termination
     record.agrees = is_success(result.reward) == is_success(info.reward)
     record.task_changes = _task_changes(recorded.task, verdict, task, info)
@@ -343,8 +345,6 @@ def _new_failures(info: RewardInfo, unfinished: str | None) -> list[Cause]:
     causes = []
     if unfinished is not None:
         causes.append(Cause(kind=CauseKind.NOT_FINISHED, details=[unfinished]))
-    if info.not_scoreable is not None:
-        return [Cause(kind=CauseKind.NOT_SCOREABLE, details=[info.not_scoreable])]
     if info.reward_basis is not None:
         return [Cause(kind=CauseKind.COMPONENT_FAILS, details=failing_components(info))]
     if not info.r_actions:

@@ -42,7 +42,8 @@ def check(domain: str, task_set: str | None, as_json: bool) -> None:
     else:
         out = console()
         for report in defective:
-            out.print(f"task {report.task_id} (user {report.user_id}):")
+            who = f" (user {report.user_id})" if report.user_id else ""
+            out.print(f"task {report.task_name or report.task_id}{who}:")
             for problem in report.problems:
                 where = (
                     f"action {problem.action_index}: " if problem.action_index is not None else ""

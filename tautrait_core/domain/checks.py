@@ -3,20 +3,26 @@
 Each task's gold actions are replayed on a fresh copy of its database and the task is
 reported for: unknown tools, invalid arguments, gold actions whose observation is an
 error, required outputs that no tool output contains, a ``user_id`` that does not exist,
-and gold actions that call a write tool yet change nothing.
+and gold actions that call a write tool yet change nothing. A τ²-style task starts from its
+initial state, and its gold actions run on the side that makes them (the customer's calls
+on the user tools), with the state sync after each call that succeeded, as in an episode.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field, ValidationError
 
+from tautrait_core.domain.criteria_reward import run_side_tool
 from tautrait_core.domain.domain import Domain, TaskSet
+from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.reward import is_gold_tool_call, outputs_found
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.domain.tools import describe_validation_error
+from tautrait_core.episode.tool_execution import sync_state
 
 PROBLEM_KINDS = (
+    "invalid_initial_state",
     "unknown_tool",
     "invalid_arguments",
     "action_error",
@@ -39,23 +45,39 @@ class TaskCheck(BaseModel):
 
     task_id: int
     user_id: str
+    task_name: str | None = None
+    """The task's own id (τ²-style tasks), shown instead of its index."""
     problems: list[TaskProblem] = Field(default_factory=list)
 
 
 def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task) -> TaskCheck:
     """Replay ``task``'s gold actions and report what is wrong with it."""
-    report = TaskCheck(task_id=task_id, user_id=task.user_id)
+    report = TaskCheck(task_id=task_id, user_id=task.user_id, task_name=task.id)
     problems = report.problems
     observations: list[str] = []
     with template.new_episode() as db:
-        if domain.user_table is not None and db.get(domain.user_table, task.user_id) is None:
+        try:
+            apply_initial_state(domain, db, task)
+        except Exception as exc:
+            problems.append(
+                TaskProblem(kind="invalid_initial_state", detail=f"{type(exc).__name__}: {exc}")
+            )
+            return report
+        if (
+            domain.user_table is not None
+            and task.user_id
+            and db.get(domain.user_table, task.user_id) is None
+        ):
             problems.append(
                 TaskProblem(kind="unknown_user", detail=f"user {task.user_id!r} does not exist")
             )
         for index, action in enumerate(task.actions):
             if action.name == RESPOND_ACTION:
                 continue
-            tool = domain.tools_by_name.get(action.name)
+            tools = (
+                domain.user_tools_by_name if action.requestor == "user" else domain.tools_by_name
+            )
+            tool = tools.get(action.name)
             if tool is None:
                 problems.append(
                     TaskProblem(
@@ -76,7 +98,11 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
                 continue
             if not is_gold_tool_call(action, domain.terminating_tools):
                 continue
-            observation = domain.run_tool(db, action.name, dict(action.kwargs))
+            observation = run_side_tool(
+                domain, db, action.requestor, action.name, dict(action.kwargs)
+            )
+            if not domain.is_error(observation):
+                sync_state(domain, db)
             observations.append(observation)
             if domain.is_error(observation):
                 first_line = observation.splitlines()[0][:200] if observation else ""

@@ -40,7 +40,7 @@ from tautrait_core.domain.state import EpisodeDB, StateTemplate, state_hash
 from tautrait_core.domain.task import Action, Task
 from tautrait_core.domain.tools import ERROR_PREFIX
 from tautrait_core.episode.messages import Message
-from tautrait_core.episode.tool_execution import execute_tool_call, sync_state
+from tautrait_core.episode.tool_execution import execute_tool_call, run_user_tool, sync_state
 
 PREMATURE_TERMINATIONS = frozenset({"max_steps", "too_many_errors"})
 """Endings τ² scores 0 without grading (its ``TerminationReason`` values)."""
@@ -87,7 +87,8 @@ def grade_criteria(
         return _reward_info(0.0, reward_basis=[RewardBasis.DB.value], info={"note": note})
     criteria = task.evaluation_criteria
     if criteria is None:
-        return _reward_info(1.0, reward_basis=[], info={"note": "No evaluation criteria"})
+        note = {"note": "No evaluation criteria"}
+        return _reward_info(1.0, reward_basis=[RewardBasis.DB.value], info=note)
     basis = [RewardBasis(item) for item in criteria.reward_basis]
     if RewardBasis.NL_ASSERTION in basis and judge is None:
         return _reward_info(
@@ -234,15 +235,7 @@ def run_side_tool(
         return domain.run_tool(db, name, arguments)
     if not domain.dual_control:
         return f"{ERROR_PREFIX}User tools not available"
-    found = domain.user_tools_by_name.get(name)
-    if found is None:
-        return f"{ERROR_PREFIX}Tool '{name}' not found."
-    observation = found.invoke(db, arguments)
-    try:
-        db.flush()
-    except Exception as exc:
-        return ERROR_PREFIX + (str(exc) or type(exc).__name__)
-    return observation
+    return run_user_tool(domain, db, name, arguments)
 
 
 def side_hashes(domain: Domain, db: EpisodeDB) -> tuple[str, str | None]:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         call_function,
         golden_records,
         run_side_call,
+        tau2_schema_differences,
     )
 
 _EXPORTS = {
@@ -50,6 +51,7 @@ _EXPORTS = {
     "call_function": "tautrait_core.testing.tau2_reference",
     "golden_records": "tautrait_core.testing.tau2_reference",
     "run_side_call": "tautrait_core.testing.tau2_reference",
+    "tau2_schema_differences": "tautrait_core.testing.tau2_reference",
     "cli": "tautrait_core.cli",
     "main": "tautrait_core.cli",
     "reset_plugin_manager": "tautrait_core.plugins",
@@ -100,6 +102,7 @@ __all__ = [
     "reply_tool_call",
     "reset_plugin_manager",
     "run_side_call",
+    "tau2_schema_differences",
     "wheel_contents",
     "write_upstream_checkout",
 ]

@@ -68,3 +68,25 @@ def apply_initial_state_for_test(domain: Domain, db: EpisodeDB, task: Task) -> N
     """Apply a τ² task's initial state as an episode does (the core's
     :func:`~tautrait_core.domain.initial_state.apply_initial_state`)."""
     apply_initial_state(domain, db, task)
+
+
+def tau2_schema_differences(domain: Domain, tau2_reference: Path, tau2_domain: str) -> list[str]:
+    """How the agent tools' schemas differ from τ²'s (``tool_schemas.json``) in names,
+    parameter names, required parameters and enums; empty when they agree."""
+    reference = json.loads((tau2_reference / "tool_schemas.json").read_text(encoding="utf-8"))
+    theirs = {
+        t["function"]["name"]: t["function"]["parameters"] for t in reference[tau2_domain]["agent"]
+    }
+    ours = {t["function"]["name"]: t["function"]["parameters"] for t in domain.tool_schemas}
+    differences = [f"tool {name}: only in τ²" for name in sorted(set(theirs) - set(ours))]
+    differences += [f"tool {name}: only here" for name in sorted(set(ours) - set(theirs))]
+    for name in sorted(set(theirs) & set(ours)):
+        mine, upstream = ours[name], theirs[name]
+        if list(mine.get("properties", {})) != list(upstream.get("properties", {})):
+            differences.append(f"tool {name}: parameters {list(mine['properties'])}")
+        if sorted(mine.get("required", [])) != sorted(upstream.get("required", [])):
+            differences.append(f"tool {name}: required {mine.get('required')}")
+        for parameter, spec in upstream.get("properties", {}).items():
+            if spec.get("enum") != mine.get("properties", {}).get(parameter, {}).get("enum"):
+                differences.append(f"tool {name}: enum of {parameter}")
+    return differences

@@ -12,7 +12,7 @@ from tautrait_airline.tau2.domain import build_domain
 from tautrait_airline.tau2.records import agent_db_hash
 
 from tautrait_core import resolve_task_set, template_for
-from tautrait_core.testing import golden_records, run_side_call
+from tautrait_core.testing import golden_records, run_side_call, tau2_schema_differences
 
 FRESH_AIRLINE_HASH = "92e570481b8ccad546dcf1983280dffbe42ab2f9bfd85fb6ce35d670e8b2c188"
 
@@ -86,3 +86,7 @@ def test_booking_takes_seats_and_errors_are_tau2s(airline) -> None:
             db, "get_flight_status", {"flight_number": "HAT001", "date": "x"}
         ) == ("Error: Flight HAT001 not found on date x")
         assert "think" not in domain.tools_by_name
+
+
+def test_tool_schemas_match_tau2s(tau2_reference: Path) -> None:
+    assert tau2_schema_differences(build_domain(), tau2_reference, "airline") == []

@@ -15,6 +15,7 @@ from tautrait_core.testing import (
     call_function,
     golden_records,
     run_side_call,
+    tau2_schema_differences,
 )
 
 FRESH_MOCK_HASH = "107f83a70b7bf4f616e283b0b0b8451346fe7681173398d4498a1ec15c5fdfc6"
@@ -81,3 +82,7 @@ def test_not_imported_names_the_import_command(tautrait_home: Path) -> None:
     domain = build_domain()
     with pytest.raises(UnknownNameError, match="tautrait import tau2"):
         resolve_task_set(domain, "tau2:mock")
+
+
+def test_tool_schemas_match_tau2s(tau2_reference: Path) -> None:
+    assert tau2_schema_differences(build_domain(), tau2_reference, "mock") == []

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.compat.tau2.messages import message_from_tau2
+from tautrait_core.domain.initial_state import history_messages
 from tautrait_core.domain.task import Task
 from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
 
@@ -32,7 +32,7 @@ def golden_trajectory(record: dict[str, Any], task: Task) -> list[Message]:
     """The trajectory τ² graded for ``record`` (a record of ``task``)."""
     history = task.initial_state.message_history if task.initial_state else None
     if history:
-        messages = [message_from_tau2(item) for item in history]
+        messages = history_messages(history)
     else:
         messages = [
             Message(role="assistant", content=GREETING),

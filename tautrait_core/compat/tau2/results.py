@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.compat.tau2.messages import message_from_tau2, message_to_tau2
+from tautrait_core.compat.tau2.messages import message_to_tau2
 from tautrait_core.compat.tau2.reward_info import reward_info_from_tau2, tau2_reward_info
 from tautrait_core.compat.tau2.tasks import task_from_tau2
 from tautrait_core.domain.criteria_checks import action_to_tau2
 from tautrait_core.domain.domain import Domain
+from tautrait_core.domain.initial_state import history_messages
 from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.domain.task import Task
 from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
@@ -42,11 +43,12 @@ _TAU2_TERMINATIONS = {
     Termination.USER_STOP: "user_stop",
     Termination.USER_TRANSFER: "user_stop",
     Termination.USER_OUT_OF_SCOPE: "user_stop",
-    Termination.AGENT_STOP: "agent_stop",
     Termination.TERMINATING_TOOL: "user_stop",
+    Termination.AGENT_STOP: "agent_stop",
     Termination.MAX_STEPS: "max_steps",
     Termination.TOO_MANY_ERRORS: "too_many_errors",
 }
+"""tautrait's terminations as τ²'s (every other ending is τ²'s ``agent_validation_error``)."""
 
 
 @dataclass
@@ -193,7 +195,7 @@ def _simulation(
         reward=reward,
         termination=_TERMINATIONS[termination],
         reward_info=reward_info,
-        messages=[message_from_tau2(item) for item in simulation.get("messages") or []],
+        messages=history_messages(simulation.get("messages") or []),
         error=None if reward_info is not None else "not evaluated in the τ² file",
         agent_usage=Usage(cost=_cost(simulation.get("agent_cost"))),
         user_usage=Usage(cost=_cost(simulation.get("user_cost"))),
@@ -262,6 +264,8 @@ def tau2_results(
 
 def _simulation_record(result: EpisodeResult, task: Task, seed: int | None) -> dict[str, Any]:
     info = result.reward_info
+    # τ² keeps the policy in the file's info, not in the trajectory
+    trajectory = [message for message in result.messages if message.role != "system"]
     return {
         "id": str(uuid.uuid5(uuid.NAMESPACE_OID, f"{task.id}:{result.task_id}:{result.trial}")),
         "task_id": tau2_task_id(task, result.task_id),
@@ -273,19 +277,13 @@ def _simulation_record(result: EpisodeResult, task: Task, seed: int | None) -> d
         "agent_cost": result.agent_usage.cost,
         "user_cost": result.user_usage.cost,
         "reward_info": _reward_info(info, task, result.reward) if info is not None else None,
-        "messages": [
-            message_to_tau2(message, turn) for turn, message in enumerate(result.messages)
-        ],
+        "messages": [message_to_tau2(message, turn) for turn, message in enumerate(trajectory)],
         "trial": result.trial,
         "seed": seed,
     }
 
 
 def _tau2_termination(result: EpisodeResult) -> str:
-    info = result.reward_info
-    note = (info.info or {}).get("note", "") if info is not None else ""
-    if isinstance(note, str) and note.endswith("TerminationReason.TOO_MANY_ERRORS"):
-        return "too_many_errors"
     return _TAU2_TERMINATIONS.get(result.termination, "agent_validation_error")
 
 

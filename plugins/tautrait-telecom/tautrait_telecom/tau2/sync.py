@@ -7,19 +7,32 @@ line is active, whether roaming is allowed, whether the data allowance is used u
 payment the customer made marks the bill paid; a bill awaiting payment shows up as a
 payment request on the phone. The phone does not search the network again here (a resumed
 line shows no service until the phone reconnects, e.g. after a reboot).
+
+It runs after every call, so it reads little: the line and its plan in one plain SQL query,
+and the customer's bills only when some bill awaits payment. Values are written only when they
+change, so an unchanged phone leaves nothing to flush.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from sqlmodel import SQLModel
+
 from tautrait_core import EpisodeDB
-from tautrait_telecom.tau2.tools.agent import (
-    bill_by_id,
-    bills_awaiting_payment,
-    customer_by_phone,
-    line_by_phone,
-    plan_by_id,
-)
+from tautrait_telecom.tau2.tools.agent import bill_by_id, bills_awaiting_payment, customer_by_phone
 from tautrait_telecom.tau2.tools.phone import surroundings
+
+LINE_AND_PLAN = (
+    "SELECT line.status, line.roaming_enabled, line.data_used_gb, line.data_refueling_gb, "
+    "plan.data_limit_gb FROM tau2_telecom_lines AS line "
+    "JOIN tau2_telecom_plans AS plan ON plan.plan_id = line.plan_id "
+    "WHERE line.phone_number = ? ORDER BY line.rowid LIMIT 1"
+)
+"""What the sync needs of the customer's line (the first with their number) and plan."""
+ANY_BILL_AWAITING_PAYMENT = (
+    "SELECT 1 FROM tau2_telecom_bills WHERE status = 'Awaiting Payment' LIMIT 1"
+)
 
 
 def sync_state(db: EpisodeDB) -> None:
@@ -28,18 +41,20 @@ def sync_state(db: EpisodeDB) -> None:
     phone_number = around.phone_number
     if phone_number is None:
         return
-    line = line_by_phone(db, phone_number)
-    plan = plan_by_id(db, line.plan_id)
-    around.line_active = line.status == "Active"
-    around.roaming_allowed = line.roaming_enabled
-    around.mobile_data_usage_exceeded = (
-        line.data_used_gb >= plan.data_limit_gb + line.data_refueling_gb
-    )
+    db.flush()  # the queries below read the tables directly
+    connection = db.connection()
+    found = connection.exec_driver_sql(LINE_AND_PLAN, (phone_number,)).first()
+    if found is None:
+        raise ValueError(f"Line with phone number {phone_number} not found")
+    status, roaming_enabled, data_used_gb, data_refueling_gb, data_limit_gb = found
+    assign(around, "line_active", status == "Active")
+    assign(around, "roaming_allowed", bool(roaming_enabled))
+    assign(around, "mobile_data_usage_exceeded", data_used_gb >= data_limit_gb + data_refueling_gb)
     request = around.payment_request
     if request is not None and request["paid"]:
         bill_by_id(db, request["bill_id"]).status = "Paid"
         around.payment_request = request = None
-    if request is None:
+    if request is None and connection.exec_driver_sql(ANY_BILL_AWAITING_PAYMENT).first():
         awaiting = bills_awaiting_payment(db, customer_by_phone(db, phone_number))
         if awaiting:
             bill = awaiting[0]
@@ -48,3 +63,9 @@ def sync_state(db: EpisodeDB) -> None:
                 "amount_due": bill.total_due,
                 "paid": False,
             }
+
+
+def assign(row: SQLModel, name: str, value: Any) -> None:
+    """Set ``row.name`` to ``value`` unless it already holds it."""
+    if getattr(row, name) != value:
+        setattr(row, name, value)

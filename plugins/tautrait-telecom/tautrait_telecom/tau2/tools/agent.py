@@ -22,6 +22,9 @@ TODAY = dt.date(2025, 2, 25)
 agent_tool = tau2_tool("TelecomTools")
 
 
+# -- look-ups, raising τ²'s "... not found" errors ---------------------------------------
+
+
 def customer_by_id(db: EpisodeDB, customer_id: str) -> Customer:
     customer = db.get(Customer, customer_id)
     if customer is None:
@@ -34,14 +37,6 @@ def line_by_id(db: EpisodeDB, line_id: str) -> Line:
     if line is None:
         raise ValueError(f"Line with ID {line_id} not found")
     return line
-
-
-def line_by_phone(db: EpisodeDB, phone_number: str) -> Line:
-    """The first line with this number (τ²'s ``_get_line_by_phone``)."""
-    for line in rows_in_order(db, Line):
-        if line.phone_number == phone_number:
-            return line
-    raise ValueError(f"Line with phone number {phone_number} not found")
 
 
 def plan_by_id(db: EpisodeDB, plan_id: str) -> Plan:
@@ -332,14 +327,8 @@ def apply_one_time_charge(db: EpisodeDB, customer_id: str, amount: float, descri
     and their bill count, so a gold replay opens the same bill as the episode did.
     """
     customer = customer_by_id(db, customer_id)
-    draft = next(
-        (
-            bill
-            for bill in map(lambda i: bill_by_id(db, i), customer.bill_ids)
-            if bill.status == "Draft"
-        ),
-        None,
-    )
+    bills = (bill_by_id(db, bill_id) for bill_id in customer.bill_ids)
+    draft = next((bill for bill in bills if bill.status == "Draft"), None)
     if draft is None:
         start = first_day_of_next_month(TODAY)
         seed = f"{customer_id}:{len(customer.bill_ids)}".encode()
