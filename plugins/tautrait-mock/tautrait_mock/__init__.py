@@ -8,4 +8,4 @@ from __future__ import annotations
 
 from tautrait_core import domain_hook
 
-register_domains = domain_hook("tautrait_mock.domain:build_domain")
+register_domains = domain_hook("tautrait_mock.domain:build_domain", name="tau2-mock")

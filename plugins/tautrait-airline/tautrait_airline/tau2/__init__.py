@@ -11,4 +11,4 @@ from __future__ import annotations
 
 from tautrait_core import domain_hook
 
-register_domains = domain_hook("tautrait_airline.tau2.domain:build_domain")
+register_domains = domain_hook("tautrait_airline.tau2.domain:build_domain", name="tau2-airline")
