@@ -4,8 +4,13 @@
   triggers) and keeps it as a serialized SQLite image.
 * :class:`EpisodeDB` is a SQLModel ``Session`` over a private in-memory copy of that image
   (``sqlite3.Connection.deserialize``: a memory copy, no re-parsing of seed data). Tools get
-  it as their first argument. ``db.today`` is the episode's date, fixed when it starts, so a
-  tool that stamps dates does so identically in the agent's run and in the gold replay.
+  it as their first argument. An episode's changes stay in one transaction, rolled back
+  when the episode ends; the copy, back to the template's rows, is then kept (up to
+  ``KEPT_COPIES``) for a later episode, which so skips opening a copy and SQLite's parsing
+  of its schema (most of an episode's fixed cost on a small database). A copy whose
+  changes were committed is dropped instead. ``db.today`` is the episode's date, fixed
+  when it starts, so a tool that stamps dates does so identically in the agent's run and
+  in the gold replay.
 * The canonical state hash covers every table. It is computed from the template's content
   hash plus the rows that differ from the template (triggers log every written primary
   key), so its cost grows with what an episode changed, not with the size of the database:
@@ -33,15 +38,17 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import JSON, Engine, create_engine, event, insert
+from sqlalchemy import JSON, Engine, create_engine, event, exc, insert
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import attributes
-from sqlalchemy.pool import NullPool, StaticPool
+from sqlalchemy.pool import QueuePool, StaticPool
 from sqlmodel import Session, SQLModel
 
 from tautrait_core.compat.hashing import to_hashable
 
 CHANGE_LOG = "_tautrait_changed"
+KEPT_COPIES = 4
+"""Copies of a template kept for reuse once their episode ends (see :class:`StateTemplate`)."""
 RowKey = tuple[str, str]
 """(table name, primary key as JSON text)."""
 
@@ -142,7 +149,15 @@ class StateTemplate:
         self._reader = self._copy()
         self._template_fingerprints: dict[RowKey, str | None] = {}
         self._lock = threading.Lock()
-        self.engine: Engine = create_engine("sqlite://", creator=self._copy, poolclass=NullPool)
+        self.engine: Engine = create_engine(
+            "sqlite://",
+            creator=self._copy,
+            poolclass=QueuePool,
+            pool_size=KEPT_COPIES,
+            max_overflow=-1,
+            pool_reset_on_return="rollback",
+        )
+        event.listen(self.engine, "checkout", _refuse_changed_copy)
         for info in self.tables.values():
             _watch_json(info)
 
@@ -280,6 +295,17 @@ def describe_differences(
 
 
 # -- internals ---------------------------------------------------------------------------
+
+
+def _refuse_changed_copy(connection: sqlite3.Connection, _record: Any, _proxy: Any) -> None:
+    """Hand out a kept copy only when it holds the template's rows again: its episode's
+    transaction was rolled back, so the change log is empty. A copy whose changes were
+    committed is dropped, and the pool makes a fresh one."""
+    if connection.in_transaction or connection.execute(_ANY_CHANGE).fetchone() is not None:
+        raise exc.DisconnectionError("an episode committed its changes to this copy")
+
+
+_ANY_CHANGE = f'SELECT 1 FROM "{CHANGE_LOG}" LIMIT 1'
 
 
 def _column_values(row: SQLModel) -> dict[str, Any]:
