@@ -45,6 +45,7 @@ from sqlalchemy.pool import QueuePool, StaticPool
 from sqlmodel import Session, SQLModel
 
 from tautrait_core.compat.hashing import to_hashable
+from tautrait_core.domain.plain_rows import PlainRowAccess, column_values
 
 CHANGE_LOG = "_tautrait_changed"
 KEPT_COPIES = 4
@@ -129,7 +130,7 @@ class StateTemplate:
         )
         by_table: dict[type[SQLModel], list[dict[str, Any]]] = {}
         for row in rows:
-            by_table.setdefault(type(row), []).append(_column_values(row))
+            by_table.setdefault(type(row), []).append(column_values(row))
         with build_engine.begin() as connection:
             for model, values in by_table.items():
                 if model.__table__.name not in self.tables:  # type: ignore[attr-defined]
@@ -182,8 +183,12 @@ class StateTemplate:
         return len(self.image)
 
 
-class EpisodeDB(Session):
+class EpisodeDB(PlainRowAccess, Session):
     """The database of one episode: a SQLModel session over a private in-memory copy.
+
+    Besides the session's ORM methods, tools on hot paths can read and write rows with
+    plain SQL (:meth:`read_row`, :meth:`update_row`, :meth:`insert_row`,
+    :meth:`delete_row`, :meth:`plain_select`; see :mod:`tautrait_core.domain.plain_rows`).
 
     Attributes:
         template: The template this copy was made from.
@@ -194,6 +199,7 @@ class EpisodeDB(Session):
         self.template = template
         self.today = today
         self._connection = template.engine.connect()
+        self._sqlite: sqlite3.Connection = self._connection.connection.dbapi_connection  # type: ignore[assignment]
         self._json_snapshots: dict[tuple[int, str], bytes] = {}
         # Rows stay referenced for the episode: the identity map is weak, and a row whose
         # JSON was mutated in place is not marked dirty until the next flush looks at it.
@@ -231,8 +237,11 @@ class EpisodeDB(Session):
     def _flag_mutated_json(self) -> None:
         snapshots = self._json_snapshots
         for target in [*self.identity_map.values(), *self.new]:
+            state = target.__dict__
             for name in _json_names(type(target), self):
-                current = _snapshot(target.__dict__.get(name))
+                if name not in state:  # expired: its reload takes a new snapshot
+                    continue
+                current = _snapshot(state[name])
                 key = (id(target), name)
                 previous = snapshots.get(key)
                 if previous != current:
@@ -241,7 +250,7 @@ class EpisodeDB(Session):
                     snapshots[key] = current
 
     def _raw(self) -> sqlite3.Connection:
-        return self.connection().connection.dbapi_connection  # type: ignore[return-value]
+        return self._sqlite
 
     def changes(self) -> dict[RowKey, str | None]:
         """Rows that differ from the template: key -> fingerprint (``None`` = deleted)."""
@@ -306,11 +315,6 @@ def _refuse_changed_copy(connection: sqlite3.Connection, _record: Any, _proxy: A
 
 
 _ANY_CHANGE = f'SELECT 1 FROM "{CHANGE_LOG}" LIMIT 1'
-
-
-def _column_values(row: SQLModel) -> dict[str, Any]:
-    mapper = sa_inspect(type(row))
-    return {prop.columns[0].name: getattr(row, prop.key) for prop in mapper.column_attrs}
 
 
 def _read_fingerprint(
