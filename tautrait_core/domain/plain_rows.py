@@ -50,7 +50,8 @@ class PlainTable:
         }
         quoted = ", ".join(f'"{name}"' for name in self.columns)
         self._where = " AND ".join(f'"{name}" = ?' for name in self.pk)
-        self.select_one = f'SELECT {quoted} FROM "{table.name}" WHERE {self._where}'
+        self.select_all = f'SELECT {quoted} FROM "{table.name}"'
+        self.select_one = f"{self.select_all} WHERE {self._where}"
         self.insert = (
             f'INSERT INTO "{table.name}" ({quoted}) VALUES ({", ".join("?" * len(self.columns))})'
         )
@@ -127,6 +128,25 @@ class PlainRowAccess:
         self._autoflush()
         found = self._raw().execute(table.select_one, table.key_values(key)).fetchone()
         return None if found is None else table.decode(found)
+
+    def read_rows(
+        self: EpisodeDB,
+        model: type[SQLModel],
+        where: str = "",
+        parameters: Sequence[Any] = (),
+        order_by: str = "",
+    ) -> list[dict[str, Any]]:
+        """Column name -> value of each ``model`` row that matches ``where`` (an SQL
+        condition with ``?`` parameters, e.g. ``'"patient_id" = ?'``; every row if empty),
+        in ``order_by`` order (an SQL ordering, e.g. ``'"position"'``)."""
+        table = plain_table(model, self.template.engine.dialect)
+        statement = table.select_all
+        if where:
+            statement += f" WHERE {where}"
+        if order_by:
+            statement += f" ORDER BY {order_by}"
+        self._autoflush()
+        return [table.decode(found) for found in self._raw().execute(statement, parameters)]
 
     def update_row(
         self: EpisodeDB, model: type[SQLModel], key: Any, values: Mapping[str, Any]

@@ -187,7 +187,7 @@ class EpisodeDB(PlainRowAccess, Session):
     """The database of one episode: a SQLModel session over a private in-memory copy.
 
     Besides the session's ORM methods, tools on hot paths can read and write rows with
-    plain SQL (:meth:`read_row`, :meth:`update_row`, :meth:`insert_row`,
+    plain SQL (:meth:`read_row`, :meth:`read_rows`, :meth:`update_row`, :meth:`insert_row`,
     :meth:`delete_row`, :meth:`plain_select`; see :mod:`tautrait_core.domain.plain_rows`).
 
     Attributes:
