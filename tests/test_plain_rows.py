@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from sqlmodel import select
 
 from tautrait_core.domain.state import StateTemplate
 
@@ -52,3 +53,16 @@ def test_plain_and_orm_access_see_each_others_changes(template, toy_plugin) -> N
         assert db.read_row(toy_plugin.Book, "B2")["details"]["shelf"] == "in place"
         rows = db.plain_select('SELECT book_id FROM "toylib_books" WHERE title = ?', ("Renamed",))
         assert rows == [("B2",)]
+
+
+def test_read_rows_filters_and_orders_with_sql(template, toy_plugin) -> None:
+    with template.new_episode() as db:
+        everything = db.read_rows(toy_plugin.Book, order_by='"book_id" DESC')
+        assert [row["book_id"] for row in everything] == sorted(
+            (book.book_id for book in db.exec(select(toy_plugin.Book))), reverse=True
+        )
+        db.update_row(toy_plugin.Book, "B1", {"available": False})
+        lent = db.read_rows(toy_plugin.Book, '"available" = ?', (False,), '"book_id"')
+        on_loan = select(toy_plugin.Book).where(toy_plugin.Book.available == False)  # noqa: E712
+        assert [row["book_id"] for row in lent] == sorted(b.book_id for b in db.exec(on_loan))
+        assert "B1" in [row["book_id"] for row in lent]
