@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from tautrait_core.domain.state import StateTemplate
 
@@ -66,3 +66,16 @@ def test_read_rows_filters_and_orders_with_sql(template, toy_plugin) -> None:
         on_loan = select(toy_plugin.Book).where(toy_plugin.Book.available == False)  # noqa: E712
         assert [row["book_id"] for row in lent] == sorted(b.book_id for b in db.exec(on_loan))
         assert "B1" in [row["book_id"] for row in lent]
+
+
+def test_get_keeps_the_session_semantics(template, toy_plugin) -> None:
+    with template.new_episode() as db:
+        book = db.get(toy_plugin.Book, "B2")
+        assert db.get(toy_plugin.Book, "B2") is book  # the object already in the session
+        assert db.get(toy_plugin.Book, "missing") is None
+        db.add(toy_plugin.Book(book_id="B9", title="New", details={}))
+        assert db.get(toy_plugin.Book, "B9").title == "New"  # pending rows are flushed first
+        db.delete(book)
+        assert db.get(toy_plugin.Book, "B2") is Session.get(db, toy_plugin.Book, "B2") is book
+        db.flush()
+        assert db.get(toy_plugin.Book, "B2") is None
