@@ -40,7 +40,6 @@ class PlainTable:
 
     def __init__(self, model: type[SQLModel], dialect: Dialect) -> None:
         table = model.__table__  # type: ignore[attr-defined]
-        self.model = model
         self.columns: list[str] = [column.name for column in table.columns]
         self.pk: list[str] = [column.name for column in table.primary_key.columns]
         types = {column.name: column.type.dialect_impl(dialect) for column in table.columns}
