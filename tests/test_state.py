@@ -99,3 +99,28 @@ def test_a_scalar_json_value_hashes_like_any_other_value(template, toy_plugin) -
     assert db.state_hash() == db.full_state_hash()
     db.get(toy_plugin.Book, "B2").details = 26
     assert db.state_hash() == db.full_state_hash()
+
+
+def test_a_later_episode_gets_the_template_rows_back(template, toy_plugin) -> None:
+    fresh = template.new_episode()
+    fresh_hash = fresh.state_hash()
+    fresh.close()
+    for _ in range(3):  # copies are kept and reused once their episode ends
+        with template.new_episode() as db:
+            assert db.state_hash() == fresh_hash
+            borrow(db, toy_plugin)
+            assert db.state_hash() != fresh_hash
+    with template.new_episode() as db:
+        assert db.get(toy_plugin.Book, "B1").available is True
+        assert db.state_hash() == db.full_state_hash() == fresh_hash
+
+
+def test_an_episode_that_commits_does_not_leak_into_later_ones(template, toy_plugin) -> None:
+    with template.new_episode() as db:
+        fresh_hash = db.state_hash()
+        borrow(db, toy_plugin)
+        db.commit()
+    for _ in range(6):  # more than the copies kept: none of them holds the commit
+        with template.new_episode() as db:
+            assert db.get(toy_plugin.Book, "B1").available is True
+            assert db.state_hash() == fresh_hash

@@ -4,8 +4,13 @@
   triggers) and keeps it as a serialized SQLite image.
 * :class:`EpisodeDB` is a SQLModel ``Session`` over a private in-memory copy of that image
   (``sqlite3.Connection.deserialize``: a memory copy, no re-parsing of seed data). Tools get
-  it as their first argument. ``db.today`` is the episode's date, fixed when it starts, so a
-  tool that stamps dates does so identically in the agent's run and in the gold replay.
+  it as their first argument. An episode's changes stay in one transaction, rolled back
+  when the episode ends; the copy, back to the template's rows, is then kept (up to
+  ``KEPT_COPIES``) for a later episode, which so skips opening a copy and SQLite's parsing
+  of its schema (most of an episode's fixed cost on a small database). A copy whose
+  changes were committed is dropped instead. ``db.today`` is the episode's date, fixed
+  when it starts, so a tool that stamps dates does so identically in the agent's run and
+  in the gold replay.
 * The canonical state hash covers every table. It is computed from the template's content
   hash plus the rows that differ from the template (triggers log every written primary
   key), so its cost grows with what an episode changed, not with the size of the database:
@@ -33,15 +38,18 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import JSON, Engine, create_engine, event, insert
+from sqlalchemy import JSON, Engine, create_engine, event, exc, insert
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import attributes
-from sqlalchemy.pool import NullPool, StaticPool
+from sqlalchemy.pool import QueuePool, StaticPool
 from sqlmodel import Session, SQLModel
 
 from tautrait_core.compat.hashing import to_hashable
+from tautrait_core.domain.plain_rows import PlainRowAccess, column_values
 
 CHANGE_LOG = "_tautrait_changed"
+KEPT_COPIES = 4
+"""Copies of a template kept for reuse once their episode ends (see :class:`StateTemplate`)."""
 RowKey = tuple[str, str]
 """(table name, primary key as JSON text)."""
 
@@ -122,7 +130,7 @@ class StateTemplate:
         )
         by_table: dict[type[SQLModel], list[dict[str, Any]]] = {}
         for row in rows:
-            by_table.setdefault(type(row), []).append(_column_values(row))
+            by_table.setdefault(type(row), []).append(column_values(row))
         with build_engine.begin() as connection:
             for model, values in by_table.items():
                 if model.__table__.name not in self.tables:  # type: ignore[attr-defined]
@@ -142,7 +150,15 @@ class StateTemplate:
         self._reader = self._copy()
         self._template_fingerprints: dict[RowKey, str | None] = {}
         self._lock = threading.Lock()
-        self.engine: Engine = create_engine("sqlite://", creator=self._copy, poolclass=NullPool)
+        self.engine: Engine = create_engine(
+            "sqlite://",
+            creator=self._copy,
+            poolclass=QueuePool,
+            pool_size=KEPT_COPIES,
+            max_overflow=-1,
+            pool_reset_on_return="rollback",
+        )
+        event.listen(self.engine, "checkout", _refuse_changed_copy)
         for info in self.tables.values():
             _watch_json(info)
 
@@ -167,8 +183,12 @@ class StateTemplate:
         return len(self.image)
 
 
-class EpisodeDB(Session):
+class EpisodeDB(PlainRowAccess, Session):
     """The database of one episode: a SQLModel session over a private in-memory copy.
+
+    Besides the session's ORM methods, tools on hot paths can read and write rows with
+    plain SQL (:meth:`read_row`, :meth:`read_rows`, :meth:`update_row`, :meth:`insert_row`,
+    :meth:`delete_row`, :meth:`plain_select`; see :mod:`tautrait_core.domain.plain_rows`).
 
     Attributes:
         template: The template this copy was made from.
@@ -179,6 +199,7 @@ class EpisodeDB(Session):
         self.template = template
         self.today = today
         self._connection = template.engine.connect()
+        self._sqlite: sqlite3.Connection = self._connection.connection.dbapi_connection  # type: ignore[assignment]
         self._json_snapshots: dict[tuple[int, str], bytes] = {}
         # Rows stay referenced for the episode: the identity map is weak, and a row whose
         # JSON was mutated in place is not marked dirty until the next flush looks at it.
@@ -216,8 +237,11 @@ class EpisodeDB(Session):
     def _flag_mutated_json(self) -> None:
         snapshots = self._json_snapshots
         for target in [*self.identity_map.values(), *self.new]:
+            state = target.__dict__
             for name in _json_names(type(target), self):
-                current = _snapshot(target.__dict__.get(name))
+                if name not in state:  # expired: its reload takes a new snapshot
+                    continue
+                current = _snapshot(state[name])
                 key = (id(target), name)
                 previous = snapshots.get(key)
                 if previous != current:
@@ -226,7 +250,7 @@ class EpisodeDB(Session):
                     snapshots[key] = current
 
     def _raw(self) -> sqlite3.Connection:
-        return self.connection().connection.dbapi_connection  # type: ignore[return-value]
+        return self._sqlite
 
     def changes(self) -> dict[RowKey, str | None]:
         """Rows that differ from the template: key -> fingerprint (``None`` = deleted)."""
@@ -282,9 +306,15 @@ def describe_differences(
 # -- internals ---------------------------------------------------------------------------
 
 
-def _column_values(row: SQLModel) -> dict[str, Any]:
-    mapper = sa_inspect(type(row))
-    return {prop.columns[0].name: getattr(row, prop.key) for prop in mapper.column_attrs}
+def _refuse_changed_copy(connection: sqlite3.Connection, _record: Any, _proxy: Any) -> None:
+    """Hand out a kept copy only when it holds the template's rows again: its episode's
+    transaction was rolled back, so the change log is empty. A copy whose changes were
+    committed is dropped, and the pool makes a fresh one."""
+    if connection.in_transaction or connection.execute(_ANY_CHANGE).fetchone() is not None:
+        raise exc.DisconnectionError("an episode committed its changes to this copy")
+
+
+_ANY_CHANGE = f'SELECT 1 FROM "{CHANGE_LOG}" LIMIT 1'
 
 
 def _read_fingerprint(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from tautrait_core import EpisodeDB, tool
+from tautrait_telecom.rows import set_fields, upstream_record
 from tautrait_telecom.schema import Billing
 from tautrait_telecom.tools.customers import customer_exists, record_json
 
@@ -42,13 +43,12 @@ def manage_billing(
     """
     if not customer_exists(db, customer_id):
         return f"Error: Customer not found: {customer_id}"
-    billing = db.get(Billing, customer_id)
+    billing = db.read_row(Billing, customer_id)
     if billing is None:
         raise KeyError(customer_id)
-    billing.set_field("paperless", paperless)
-    billing.set_field("auto_pay", auto_pay)
-    billing.set_field("billing_cycle", billing_cycle)
-    return json.dumps({"customer_id": customer_id, "billing": billing.to_record()})
+    settings = {"paperless": paperless, "auto_pay": auto_pay, "billing_cycle": billing_cycle}
+    db.update_row(Billing, customer_id, set_fields(billing, **settings))
+    return json.dumps({"customer_id": customer_id, "billing": upstream_record(billing)})
 
 
 @tool(writes=True)
@@ -62,18 +62,19 @@ def record_payment(db: EpisodeDB, customer_id: str, amount: float, method: str, 
         method: How the customer pays, e.g. 'credit_card' or 'bank_transfer'.
         date: The payment date, 'YYYY-MM-DD'.
     """
-    billing = db.get(Billing, customer_id)
+    billing = db.read_row(Billing, customer_id)
     if billing is None:
         return f"Error: No billing information found for customer: {customer_id}"
     paid = round(amount, 2)  # a non-number is refused before the tool runs
-    balance = billing.current_balance if billing.current_balance is not None else 0.0
+    balance = billing["current_balance"] if billing["current_balance"] is not None else 0.0
     new_balance = max(round(balance - paid, 2), 0.0)
-    billing.set_field("current_balance", new_balance)
-    history = billing.payment_history if billing.payment_history is not None else []
+    history = billing["payment_history"] if billing["payment_history"] is not None else []
     history.append({"date": date, "amount": paid, "status": "completed"})
-    billing.set_field("payment_history", history)
     last = {"amount": paid, "date": date, "method": method, "status": "completed"}
-    billing.set_field("last_payment", last)
+    changes = set_fields(
+        billing, current_balance=new_balance, payment_history=history, last_payment=last
+    )
+    db.update_row(Billing, customer_id, changes)
     receipt = {
         "customer_id": customer_id,
         "amount": f"{paid:.2f}",

@@ -4,33 +4,34 @@ from __future__ import annotations
 
 import json
 
-from sqlalchemy import ColumnElement
-from sqlmodel import select
-
 from tautrait_core import EpisodeDB, RecordRow, tool
 from tautrait_telecom.catalog import catalog_of
+from tautrait_telecom.rows import set_fields, upstream_record
 from tautrait_telecom.schema import Customer, email_key, phone_digits
+
+_CUSTOMER_EXISTS = f'SELECT 1 FROM "{Customer.__tablename__}" WHERE customer_id = ?'
 
 
 def customer_exists(db: EpisodeDB, customer_id: str) -> bool:
     """Whether ``customer_id`` is a customer (an indexed look-up that loads no record)."""
-    statement = select(Customer.customer_id).where(Customer.customer_id == customer_id)
-    return db.exec(statement).first() is not None
+    return bool(db.plain_select(_CUSTOMER_EXISTS, (customer_id,)))
 
 
 def record_json(db: EpisodeDB, table: type[RecordRow], key: str, missing: str) -> str:
     """``json.dumps`` of the upstream record of the ``table`` row ``key``, as the tools that
     show a record answer, or the error observation ``missing`` if there is no such row."""
-    record = table.read_record(db, key)
-    return missing if record is None else json.dumps(record)
+    values = db.read_row(table, key)
+    return missing if values is None else json.dumps(upstream_record(values))
 
 
-def _first_customer_id(db: EpisodeDB, condition: ColumnElement[bool]) -> str | None:
-    """The id of the first customer (in upstream's order) that matches ``condition``."""
-    statement = (
-        select(Customer.customer_id).where(condition).order_by(Customer.position)  # type: ignore[arg-type]
+def _first_customer_id(db: EpisodeDB, column: str, value: str) -> str | None:
+    """The id of the first customer (in upstream's order) whose ``column`` is ``value``."""
+    found = db.plain_select(
+        f'SELECT customer_id FROM "{Customer.__tablename__}" WHERE "{column}" = ? '
+        "ORDER BY position LIMIT 1",
+        (value,),
     )
-    return db.exec(statement).first()
+    return found[0][0] if found else None
 
 
 @tool
@@ -41,7 +42,7 @@ def find_customer_by_email(db: EpisodeDB, email: str) -> str:
     Args:
         email: The customer's email address, e.g. 'maria.ortiz@example.net'.
     """
-    found = _first_customer_id(db, Customer.email_key == email_key(email))
+    found = _first_customer_id(db, "email_key", email_key(email))
     if found is None:
         return f"Error: No customer found with email address: {email}"
     return found
@@ -55,7 +56,7 @@ def find_customer_by_phone(db: EpisodeDB, phone: str) -> str:
     Args:
         phone: The customer's phone number, e.g. '(555) 201-3344' or '5552013344'.
     """
-    found = _first_customer_id(db, Customer.phone_digits == phone_digits(phone))
+    found = _first_customer_id(db, "phone_digits", phone_digits(phone))
     if found is None:
         return f"Error: No customer found with phone number: {phone}"
     return found
@@ -81,12 +82,12 @@ def add_device(db: EpisodeDB, customer_id: str, device_name: str) -> str:
         customer_id: The customer id.
         device_name: The device's catalog name, exactly as get_device_details knows it.
     """
-    customer = db.get(Customer, customer_id)
+    customer = db.read_row(Customer, customer_id)
     if customer is None:
         return f"Error: Customer not found: {customer_id}"
     if not catalog_of(db).has_device(device_name):
         return f"Error: Invalid device name: {device_name}"
-    devices = customer.devices if customer.devices is not None else []
+    devices = customer["devices"] if customer["devices"] is not None else []
     devices.append({"device_id": str(len(devices) + 1), "name": device_name, "service": None})
-    customer.set_field("devices", devices)
+    db.update_row(Customer, customer_id, set_fields(customer, devices=devices))
     return f"Success: Added device '{device_name}' to customer {customer_id}"

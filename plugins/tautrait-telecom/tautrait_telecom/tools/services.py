@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from tautrait_core import EpisodeDB, tool
 from tautrait_telecom.catalog import catalog_of
+from tautrait_telecom.rows import set_fields
 from tautrait_telecom.schema import Billing, Customer
 
 ACTIONS = "add, remove, list"
@@ -30,10 +32,10 @@ def manage_service(
         devices_ids: For 'add': ids of the customer's devices (e.g. ['1', '3']) to attach
             to the new service.
     """
-    customer = db.get(Customer, customer_id)
+    customer = db.read_row(Customer, customer_id)
     if customer is None:
         return f"Error: Customer not found: {customer_id}"
-    subscribed = customer.services if customer.services is not None else []
+    subscribed = customer["services"] if customer["services"] is not None else []
     if action == "list":
         catalog = catalog_of(db)
         found = [catalog.service(sid) for sid in subscribed]
@@ -50,52 +52,55 @@ def manage_service(
 
 def _add(
     db: EpisodeDB,
-    customer: Customer,
+    customer: dict[str, Any],
     subscribed: list[str],
     service_id: str,
     devices_ids: list[str] | None,
 ) -> str:
-    cid = customer.customer_id
+    cid = customer["customer_id"]
     service = catalog_of(db).service(service_id)
     if service is None:
         return f"Error: Service not found: {service_id}"
     if service_id in subscribed:
         return f"Error: Customer {cid} already has service: {service_id}"
-    devices = customer.devices if customer.devices is not None else []
+    devices = customer["devices"] if customer["devices"] is not None else []
     for device_id in devices_ids or []:
-        # devices attached before an unknown id stay attached, as upstream leaves them
         matches = [device for device in devices if device.get("device_id") == device_id]
         if not matches:
+            # devices attached before an unknown id stay attached, as upstream leaves them
+            db.update_row(Customer, cid, {"devices": customer["devices"]})
             return f"Error: Device not found: {device_id} in devices {devices!r}"
         for device in matches:
             device["service"] = service_id
     subscribed.append(service_id)
-    customer.set_field("services", subscribed)
-    billing = db.get(Billing, cid)
+    changes = set_fields(customer, services=subscribed)
+    db.update_row(Customer, cid, {**changes, "devices": customer["devices"]})
+    billing = db.read_row(Billing, cid)
     if billing is not None:
-        charges = billing.monthly_charges if billing.monthly_charges is not None else {}
+        charges = billing["monthly_charges"] if billing["monthly_charges"] is not None else {}
         charges[service_id] = service.get("price")
-        billing.set_field("monthly_charges", charges)
+        db.update_row(Billing, cid, set_fields(billing, monthly_charges=charges))
     return f"Success: Added service '{service.get('name')}' to customer {cid}"
 
 
-def _remove(db: EpisodeDB, customer: Customer, subscribed: list[str], service_id: str) -> str:
-    cid = customer.customer_id
+def _remove(db: EpisodeDB, customer: dict[str, Any], subscribed: list[str], service_id: str) -> str:
+    cid = customer["customer_id"]
     if service_id not in subscribed:
         return f"Error: Customer {cid} does not have service: {service_id}"
     detached = []
-    for device in customer.devices or []:
+    for device in customer["devices"] or []:
         if device.get("service") == service_id:
             device["service"] = None
             detached.append(device.get("name"))
     subscribed.remove(service_id)
-    customer.set_field("services", subscribed)
-    billing = db.get(Billing, cid)
+    changes = set_fields(customer, services=subscribed)
+    db.update_row(Customer, cid, {**changes, "devices": customer["devices"]})
+    billing = db.read_row(Billing, cid)
     if billing is not None:
         # a missing charge line fails after the changes above, as upstream's pop does
-        charges = billing.monthly_charges if billing.monthly_charges is not None else {}
+        charges = billing["monthly_charges"] if billing["monthly_charges"] is not None else {}
         charges.pop(service_id)
-        billing.set_field("monthly_charges", charges)
+        db.update_row(Billing, cid, set_fields(billing, monthly_charges=charges))
     service = catalog_of(db).service(service_id)
     name = service.get("name") if service is not None else service_id
     return (

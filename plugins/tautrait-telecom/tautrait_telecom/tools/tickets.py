@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from sqlmodel import select
-
 from tautrait_core import EpisodeDB, tool
+from tautrait_telecom.rows import set_fields
 from tautrait_telecom.schema import SupportTicket
 from tautrait_telecom.tools.customers import customer_exists, record_json
 
@@ -29,7 +28,9 @@ def create_support_ticket(
         return f"Error: Invalid category: {category}. Valid categories: {', '.join(CATEGORIES)}"
     if priority not in PRIORITIES:
         return f"Error: Invalid priority: {priority}. Valid priorities: {', '.join(PRIORITIES)}"
-    slots = dict(db.exec(select(SupportTicket.ticket_id, SupportTicket.position)).all())
+    slots = dict(
+        db.plain_select(f'SELECT ticket_id, position FROM "{SupportTicket.__tablename__}"')
+    )
     ticket_id = f"TICKET{len(slots) + 1:03d}"
     record = {
         "ticket_id": ticket_id,
@@ -40,11 +41,10 @@ def create_support_ticket(
     }
     position = slots.get(ticket_id)
     if position is not None:  # upstream overwrites the record in place, keeping its slot
-        db.delete(db.get(SupportTicket, ticket_id))
-        db.flush()
+        db.delete_row(SupportTicket, ticket_id)
     else:
         position = max(slots.values(), default=-1) + 1
-    db.add(SupportTicket.from_record(record, position))
+    db.insert_row(SupportTicket, {**record, "position": position, "field_order": list(record)})
     return f"Success: Created support ticket {ticket_id} for customer {customer_id}"
 
 
@@ -70,11 +70,10 @@ def modify_support_ticket(db: EpisodeDB, ticket_id: str, status: str, priority: 
         status: The new status, e.g. 'open', 'in_progress' or 'closed'.
         priority: The new priority: low, medium, high or urgent.
     """
-    ticket = db.get(SupportTicket, ticket_id)
+    ticket = db.read_row(SupportTicket, ticket_id)
     if ticket is None:
         return f"Error: Support ticket not found: {ticket_id}"
-    ticket.set_field("status", status)
-    ticket.set_field("priority", priority)
+    db.update_row(SupportTicket, ticket_id, set_fields(ticket, status=status, priority=priority))
     return (
         f"Success: Modified support ticket {ticket_id} with status {status} and priority {priority}"
     )

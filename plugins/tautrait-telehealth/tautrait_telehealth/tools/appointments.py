@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlmodel import select
-
 from tautrait_core import EpisodeDB, tool
+from tautrait_telehealth.rows import RowView, view, views
 from tautrait_telehealth.schema import Appointment, Patient, Provider
 from tautrait_telehealth.tools.display import full_name, provider_prefix, title_case
 
@@ -20,13 +19,13 @@ def get_appointment_details(db: EpisodeDB, appointment_id: str) -> str:
     Args:
         appointment_id: The appointment id, e.g. 'APPT012'.
     """
-    appointment = db.get(Appointment, appointment_id)
+    appointment = view(db, Appointment, appointment_id)
     if appointment is None:
         return f"Appointment with ID {appointment_id} not found."
     record = appointment.to_record()
-    patient = db.get(Patient, record["patient_id"])
+    patient = view(db, Patient, record["patient_id"])
     patient_name = (patient.name if patient else None) or {}
-    provider = db.get(Provider, record["provider_id"])
+    provider = view(db, Provider, record["provider_id"])
     provider_name = (provider.name if provider else None) or {}
     specialty = provider.specialty if provider and provider.has_field("specialty") else "Unknown"
     lines = [
@@ -86,17 +85,12 @@ def list_patient_appointments(
         status_filter: Only appointments with this status: 'scheduled',
             'pending_approval', 'completed' or 'cancelled' (any case); leave it out for all.
     """
-    patient = db.get(Patient, patient_id)
+    patient = view(db, Patient, patient_id)
     if patient is None:
         return f"Patient with ID {patient_id} not found."
-    statement = (
-        select(Appointment)
-        .where(Appointment.patient_id == patient_id)
-        .order_by(Appointment.position)
-    )
     appointments = [
         a
-        for a in db.exec(statement)
+        for a in views(db, Appointment, '"patient_id" = ?', (patient_id,))
         if not status_filter or a.status.lower() == status_filter.lower()
     ]
     if not appointments:
@@ -108,7 +102,7 @@ def list_patient_appointments(
     header += f"(ID: {patient_id})" + (f" with status {status_filter}" if status_filter else "")
     lines = [header]
     for appointment in appointments:
-        provider = db.get(Provider, appointment.provider_id)
+        provider = view(db, Provider, appointment.provider_id)
         name = (provider.name if provider else None) or {}
         specialty = (provider.specialty if provider else None) or "Unknown Specialty"
         lines.append(
@@ -119,7 +113,7 @@ def list_patient_appointments(
     return "\n".join(lines)
 
 
-def _starts_at(appointment: Appointment) -> dt.datetime:
+def _starts_at(appointment: RowView) -> dt.datetime:
     """When the appointment starts; unparseable dates sort first."""
     try:
         return dt.datetime.strptime(f"{appointment.date} {appointment.time}", "%Y-%m-%d %H:%M")

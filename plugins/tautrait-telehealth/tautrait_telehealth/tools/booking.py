@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import func
-from sqlmodel import select
-
 from tautrait_core import EpisodeDB, tool
+from tautrait_telehealth.rows import RowView, view
 from tautrait_telehealth.schema import Appointment, Patient, Provider
 from tautrait_telehealth.tools.display import full_name, title_case
 
@@ -16,6 +14,7 @@ ACTIVE_STATUSES = ("scheduled", "pending_approval")
 
 MEETING_LINK = "https://telehealth.healthcenter.com/room/{appointment_id}"
 NEW_APPOINTMENT_MINUTES = 30
+_APPOINTMENTS = Appointment.__tablename__
 
 
 @tool(writes=True)
@@ -46,10 +45,10 @@ def schedule_appointment(
         voucher_id: A telehealth voucher code to apply when insurance is not billed.
         payment_notes: Billing notes to keep with the appointment.
     """
-    patient = db.get(Patient, patient_id)
+    patient = view(db, Patient, patient_id)
     if patient is None:
         return f"Patient with ID {patient_id} not found."
-    provider = db.get(Provider, provider_id)
+    provider = view(db, Provider, provider_id)
     if provider is None:
         return f"Provider with ID {provider_id} not found."
     problem = _slot_problem(db, provider, date, time)
@@ -85,9 +84,12 @@ def schedule_appointment(
         "voucher_id": voucher_id,
         "insurance_billed": bool(bill_insurance),
     }
-    last_position = db.exec(select(func.max(Appointment.position))).one()
+    ((last_position,),) = db.plain_select(f'SELECT MAX(position) FROM "{_APPOINTMENTS}"')
     position = 0 if last_position is None else last_position + 1
-    db.add(Appointment.from_record(record, position))
+    columns = dict.fromkeys(Appointment.model_fields)
+    db.insert_row(
+        Appointment, {**columns, **record, "position": position, "field_order": list(record)}
+    )
     lines = [
         "Appointment successfully scheduled!",
         "",
@@ -117,10 +119,10 @@ def schedule_appointment(
 
 def _open_appointment(
     db: EpisodeDB, appointment_id: str, change: str, when_cancelled: str
-) -> Appointment | str:
+) -> RowView | str:
     """The appointment to ``change`` (cancel, reschedule), or the observation refusing it:
     ``when_cancelled`` for a cancelled one."""
-    appointment = db.get(Appointment, appointment_id)
+    appointment = view(db, Appointment, appointment_id)
     if appointment is None:
         return f"Appointment with ID {appointment_id} not found."
     if appointment.status == "cancelled":
@@ -147,14 +149,14 @@ def cancel_appointment(db: EpisodeDB, appointment_id: str) -> str:
     )
     if isinstance(appointment, str):
         return appointment
-    patient = db.get(Patient, appointment.patient_id)
+    patient = view(db, Patient, appointment.patient_id)
     patient_name = full_name(patient.name)
-    provider_last_name = db.get(Provider, appointment.provider_id).name["last_name"]
+    provider_last_name = view(db, Provider, appointment.provider_id).name["last_name"]
     today = db.today.isoformat()
     appointment.set_field("status", "cancelled")
     appointment.set_field("cancellation_reason", "patient_cancelled")
     appointment.set_field("cancellation_date", today)
-    db.add(appointment)
+    db.update_row(Appointment, appointment_id, appointment.changes())
     return "\n".join(
         [
             "Appointment successfully cancelled.",
@@ -190,17 +192,17 @@ def reschedule_appointment(db: EpisodeDB, appointment_id: str, new_date: str, ne
     )
     if isinstance(appointment, str):
         return appointment
-    provider = db.get(Provider, appointment.provider_id)
+    provider = view(db, Provider, appointment.provider_id)
     problem = _slot_problem(db, provider, new_date, new_time, moving=appointment_id)
     if problem:
         return problem
-    patient = db.get(Patient, appointment.patient_id)
+    patient = view(db, Patient, appointment.patient_id)
     patient_name = full_name(patient.name)
     meeting_link = appointment.field("meeting_link")
     old_date, old_time = appointment.date, appointment.time
     appointment.set_field("date", new_date)
     appointment.set_field("time", new_time)
-    db.add(appointment)
+    db.update_row(Appointment, appointment_id, appointment.changes())
     return "\n".join(
         [
             "Appointment successfully rescheduled.",
@@ -220,7 +222,7 @@ def reschedule_appointment(db: EpisodeDB, appointment_id: str, new_date: str, ne
 
 
 def _slot_problem(
-    db: EpisodeDB, provider: Provider, date: str, time: str, moving: str | None = None
+    db: EpisodeDB, provider: RowView, date: str, time: str, moving: str | None = None
 ) -> str | None:
     """Why ``provider`` cannot see a patient at ``date`` ``time`` (``None``: the slot is
     free). ``moving`` is an appointment being rescheduled, which does not block itself."""
@@ -237,13 +239,12 @@ def _slot_problem(
             f"Provider {provider.provider_id} is not available at {time} on {weekday}. "
             f"Available times: {', '.join(slots) or 'None'}"
         )
-    statement = select(Appointment.appointment_id).where(
-        Appointment.provider_id == provider.provider_id,
-        Appointment.date == date,
-        Appointment.time == time,
-        Appointment.status.in_(ACTIVE_STATUSES),
+    booked = db.plain_select(
+        f'SELECT appointment_id FROM "{_APPOINTMENTS}" WHERE provider_id = ? AND date = ? '
+        f"AND time = ? AND status IN ({', '.join('?' * len(ACTIVE_STATUSES))})",
+        (provider.provider_id, date, time, *ACTIVE_STATUSES),
     )
-    if any(found != moving for found in db.exec(statement)):
+    if any(found != moving for (found,) in booked):
         return (
             f"Provider {provider.provider_id} already has an appointment scheduled "
             f"at {time} on {date}."
@@ -255,7 +256,7 @@ def _next_appointment_number(db: EpisodeDB) -> int:
     """One more than the largest number among ``APPT<digits>`` ids (1 if there are none)."""
     numbers = [
         int(found[4:])
-        for found in db.exec(select(Appointment.appointment_id))
+        for (found,) in db.plain_select(f'SELECT appointment_id FROM "{_APPOINTMENTS}"')
         if found.startswith("APPT") and found[4:].isascii() and found[4:].isdigit()
     ]
     return max(numbers, default=0) + 1

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from sqlmodel import select
-
 from tautrait_core import EpisodeDB, tool
+from tautrait_telehealth.rows import view, views
 from tautrait_telehealth.schema import Patient
 from tautrait_telehealth.tools.display import full_name
 
@@ -17,15 +16,15 @@ def find_patient_by_email(db: EpisodeDB, email: str) -> str:
     Args:
         email: The patient's email address, e.g. 'ana.lopez@example.org'.
     """
-    statement = (
-        select(Patient)
-        .where(Patient.demographics["email"].as_string() == email)
-        .order_by(Patient.position)
+    found = db.plain_select(
+        f'SELECT patient_id FROM "{Patient.__tablename__}" '
+        """WHERE CAST(JSON_EXTRACT(demographics, '$."email"') AS VARCHAR) = ? """
+        "ORDER BY position LIMIT 1",
+        (email,),
     )
-    patient = db.exec(statement).first()
-    if patient is None:
+    if not found:
         return f"No patient found with email: {email}"
-    return patient.patient_id
+    return found[0][0]
 
 
 @tool
@@ -40,7 +39,7 @@ def find_patient_by_name_dob(
         last_name: The patient's last name.
         date_of_birth: The date of birth as YYYY-MM-DD, e.g. '1984-02-29'.
     """
-    patients = db.exec(select(Patient).order_by(Patient.position))
+    patients = views(db, Patient)
     for patient in patients:
         if (
             patient.name["first_name"].lower() == first_name.lower()
@@ -59,7 +58,7 @@ def get_patient_details(db: EpisodeDB, patient_id: str) -> str:
     Args:
         patient_id: The patient id, e.g. 'ana_lopez_1024'.
     """
-    patient = db.get(Patient, patient_id)
+    patient = view(db, Patient, patient_id)
     if patient is None:
         return f"Patient with ID {patient_id} not found."
     name, demographics, address = patient.name, patient.demographics, patient.address

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlmodel import select
-
 from tautrait_core import EpisodeDB, tool
+from tautrait_telehealth.rows import RowView, view, views
 from tautrait_telehealth.schema import (
     DrugInteractions,
     MedicalRecord,
@@ -26,7 +25,7 @@ def get_regimen_options(db: EpisodeDB, patient_id: str) -> str:
     Args:
         patient_id: The patient id.
     """
-    plan = db.get(RegimenPlan, patient_id)
+    plan = view(db, RegimenPlan, patient_id)
     if plan is None:
         return f"No regimen optimization data available for patient {patient_id}."
     current = plan.current_regimen or {}
@@ -77,7 +76,7 @@ def list_medication_suppliers(
         country_filter: Only suppliers based in this country, e.g. 'India' (any case).
         limit: Show at most this many suppliers (all when left out).
     """
-    catalog = db.exec(select(MedicationSuppliers).order_by(MedicationSuppliers.position))
+    catalog = views(db, MedicationSuppliers)
     entry = next((e for e in catalog if e.medication.lower() == medication.lower()), None)
     if entry is None:
         return (
@@ -115,10 +114,7 @@ def check_drug_interactions(
         primary_medication: The medication being started or reviewed.
         current_medications: The names of the medications the patient currently takes.
     """
-    table = {
-        row.drug: row.interactions
-        for row in db.exec(select(DrugInteractions).order_by(DrugInteractions.position))
-    }
+    table = {row.drug: row.interactions for row in views(db, DrugInteractions)}
     spelling: dict[str, str] = {}
     for drug in table:
         spelling.setdefault(drug.lower(), drug)
@@ -199,9 +195,10 @@ def update_prescription_supplier(
         price_usd: The supplier's unit price.
         currency: The currency of the price (default 'USD').
     """
-    record = db.get(MedicalRecord, record_id)
-    if record is None:
+    values = db.read_row(MedicalRecord, record_id)
+    if values is None:
         return "Error: medical record not found"
+    record = RowView(values)
     if not record.prescriptions:
         return "Error: medical record has no prescriptions"
     by_name = {p["medication"].strip().lower(): p for p in record.prescriptions}
@@ -219,5 +216,5 @@ def update_prescription_supplier(
         "price_usd": float(price_usd),
         "currency": currency,
     }
-    db.add(record)
+    db.update_row(MedicalRecord, record_id, {"prescriptions": record.prescriptions})
     return json.dumps(record.to_record())

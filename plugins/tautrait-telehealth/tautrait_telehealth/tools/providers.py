@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from sqlmodel import select
-
 from tautrait_core import EpisodeDB, tool
+from tautrait_telehealth.rows import view
 from tautrait_telehealth.schema import Provider
 from tautrait_telehealth.tools.display import full_name, provider_prefix, title_case
 
@@ -17,7 +16,7 @@ def get_provider_details(db: EpisodeDB, provider_id: str) -> str:
     Args:
         provider_id: The provider id, e.g. 'dr_okoye_cardiology'.
     """
-    provider = db.get(Provider, provider_id)
+    provider = view(db, Provider, provider_id)
     if provider is None:
         return f"Provider with ID {provider_id} not found."
     name, contact = provider.name, provider.contact
@@ -53,9 +52,13 @@ def list_available_providers(db: EpisodeDB, specialty: str | None = None) -> str
         specialty: A specialty such as 'Cardiology' or 'Primary Care' (any case); leave
             it out to list every provider.
     """
-    providers = db.exec(select(Provider).order_by(Provider.position))
+    specialties = db.plain_select(
+        f'SELECT provider_id, specialty FROM "{Provider.__tablename__}" ORDER BY position'
+    )
     matching = [
-        p for p in providers if specialty is None or p.specialty.lower() == specialty.lower()
+        view(db, Provider, provider_id)
+        for provider_id, provider_specialty in specialties
+        if specialty is None or provider_specialty.lower() == specialty.lower()
     ]
     if not matching:
         if specialty:

@@ -6,9 +6,8 @@ import datetime as dt
 import json
 from typing import Any
 
-from sqlmodel import select
-
 from tautrait_core import EpisodeDB, tool
+from tautrait_telehealth.rows import RowView, view, views
 from tautrait_telehealth.schema import Appointment, MedicalRecord, Patient, Provider
 from tautrait_telehealth.tools.display import full_name
 
@@ -30,26 +29,22 @@ def get_medical_record(
     if not record_id and not appointment_id:
         return "Please provide a record_id or appointment_id to look up the medical record."
     if record_id:
-        record = db.get(MedicalRecord, record_id)
+        record = view(db, MedicalRecord, record_id)
         if record is None:
             return f"Medical record with ID {record_id} not found."
     else:
-        statement = (
-            select(MedicalRecord)
-            .where(MedicalRecord.appointment_id == appointment_id)
-            .order_by(MedicalRecord.position)
-        )
-        record = db.exec(statement).first()
+        found = views(db, MedicalRecord, '"appointment_id" = ?', (appointment_id,))
+        record = found[0] if found else None
         if record is None:
             return f"No medical record found for appointment ID {appointment_id}."
-    patient = db.get(Patient, record.patient_id)
-    provider = db.get(Provider, record.provider_id)
+    patient = view(db, Patient, record.patient_id)
+    provider = view(db, Provider, record.provider_id)
     lines = [
         f"Medical Record (ID: {record.record_id})",
         f"Patient: {_patient_name(patient)} (ID: {record.patient_id})",
         f"Provider: {_provider_name(provider)} (ID: {record.provider_id})",
     ]
-    appointment = db.get(Appointment, record.appointment_id) if record.appointment_id else None
+    appointment = view(db, Appointment, record.appointment_id) if record.appointment_id else None
     if appointment is not None:
         lines.append(
             f"Related Appointment: {appointment.appointment_id} on {appointment.date} "
@@ -74,12 +69,7 @@ def list_patient_medical_records(db: EpisodeDB, patient_id: str, limit: int | No
         patient_id: The patient id.
         limit: Show at most this many records (all when left out).
     """
-    statement = (
-        select(MedicalRecord)
-        .where(MedicalRecord.patient_id == patient_id)
-        .order_by(MedicalRecord.position)
-    )
-    records = list(db.exec(statement))
+    records = views(db, MedicalRecord, '"patient_id" = ?', (patient_id,))
     if not records:
         return f"No medical records found for patient {patient_id}."
     records.sort(key=lambda r: dt.datetime.strptime(r.date, "%Y-%m-%d"), reverse=True)
@@ -108,7 +98,7 @@ def update_medical_record_note(
         note: The text of the note.
         metadata: Optional structured details stored with the note.
     """
-    record = db.get(MedicalRecord, record_id)
+    record = view(db, MedicalRecord, record_id)
     if record is None:
         return f"Error: medical record {record_id} not found"
     entry: dict[str, Any] = {"note": note}
@@ -116,17 +106,17 @@ def update_medical_record_note(
         entry["metadata"] = metadata
     notes = record.notes if record.has_field("notes") else []
     record.set_field("notes", [*notes, entry])
-    db.add(record)
+    db.update_row(MedicalRecord, record_id, record.changes())
     return json.dumps(record.to_record())
 
 
-def _patient_name(patient: Patient | None) -> str:
+def _patient_name(patient: RowView | None) -> str:
     if patient is None:
         return "Unknown Patient"
     return full_name(patient.name)
 
 
-def _provider_name(provider: Provider | None) -> str:
+def _provider_name(provider: RowView | None) -> str:
     """Title, first and last name, skipping the parts a provider lacks."""
     name = (provider.name if provider else None) or {}
     parts = [name.get(part) for part in ("title", "first_name", "last_name")]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from sqlmodel import select
-
 from tautrait_core import EpisodeDB, tool
+from tautrait_telehealth.rows import views
 from tautrait_telehealth.schema import TelemetryDevice, TelemetryUpload
 
 
@@ -22,7 +21,7 @@ def list_telemetry_devices(
             'maintenance', 'inspection' or 'missing_overdue' (any case).
         limit: Show at most this many devices (all when left out).
     """
-    devices = list(db.exec(select(TelemetryDevice).order_by(TelemetryDevice.position)))
+    devices = views(db, TelemetryDevice)
     if not devices:
         return "Telemetry inventory is empty."
     if status_filter:
@@ -57,14 +56,9 @@ def list_telemetry_uploads(
         end_date: The last day to include, YYYY-MM-DD.
         limit: Show at most this many uploads (all when left out).
     """
-    statement = (
-        select(TelemetryUpload)
-        .where(TelemetryUpload.device_id == device_id)
-        .order_by(TelemetryUpload.position)
-    )
     uploads = [
         u
-        for u in db.exec(statement)
+        for u in views(db, TelemetryUpload, '"device_id" = ?', (device_id,))
         if (not start_date or u.date >= start_date) and (not end_date or u.date <= end_date)
     ]
     uploads.sort(key=lambda u: u.date)
@@ -83,12 +77,8 @@ def get_telemetry_upload(db: EpisodeDB, device_id: str, date: str) -> str:
         device_id: The device id, e.g. 'RM-301'.
         date: The day, YYYY-MM-DD.
     """
-    statement = (
-        select(TelemetryUpload)
-        .where(TelemetryUpload.device_id == device_id, TelemetryUpload.date == date)
-        .order_by(TelemetryUpload.position)
-    )
-    upload = db.exec(statement).first()
+    found = views(db, TelemetryUpload, '"device_id" = ? AND "date" = ?', (device_id, date))
+    upload = found[0] if found else None
     if upload is None:
         return f"No telemetry upload found for device {device_id} on {date}."
     return json.dumps(upload.to_record())
