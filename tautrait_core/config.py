@@ -40,7 +40,7 @@ EXECUTION_SETTINGS = frozenset(
 :meth:`RunConfig.settings` (so they never make two runs incomparable) and taken from the new
 command line when a run is resumed."""
 
-RESUME_SETTINGS = EXECUTION_SETTINGS | {"agent_api_base", "user_api_base"}
+RESUME_SETTINGS = EXECUTION_SETTINGS | {"agent_api_base", "user_api_base", "judge_api_base"}
 """Fields that ``--resume`` takes from the new command line when they are given there (the
 execution settings and the model servers, which may move between sessions); every other
 field defines the run, and giving it with a different value is refused on resume."""
@@ -124,6 +124,10 @@ class RunConfig(BaseModel):
     max_errors: int | None = Field(None, ge=1)
     """End the episode after this many failed tool calls (either side); ``None``: 10 with the
     τ² protocol (τ²-bench's default, which it never enforces), no limit with τ-bench's."""
+    judge_model: str | None = None
+    """Judges the NL assertions of τ²-style tasks whose reward basis holds NL_ASSERTION;
+    without one such episodes are not scoreable (recorded as errors, re-run on resume)."""
+    judge_api_base: str | None = None
     solo: bool = False
     """Solo mode (domains with a solo policy, e.g. τ²'s mock and telecom): no customer; the
     agent gets the task's ticket and the user tools, and ends the episode itself."""

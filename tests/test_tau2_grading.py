@@ -460,3 +460,47 @@ def test_a_task_without_criteria_scores_1_with_tau2s_note() -> None:
     info = _grade(task, _conversation())
     assert tau2_reward_info(info)["reward"] == 1.0
     assert (info.reward_basis, info.info) == (["DB"], {"note": "No evaluation criteria"})
+
+
+def _run_nl_task(tmp_path: Path, *judge: str, exit_code: int = 0) -> dict[str, Any]:
+    from click.testing import CliRunner
+
+    from tautrait_core.cli import cli
+
+    arguments = ["run", "--domain", "tau2-toy", "--task-set", "tau2:toy", "--task-ids", "1"]
+    arguments += ["--agent", "oracle", "--user", "scripted", *judge]
+    database = str(tmp_path / "results.db")
+    result = CliRunner().invoke(cli, [*arguments, "--results-db", database, "--json"])
+    assert result.exit_code == exit_code, result.output
+    from tautrait_core.store.results import ResultStore
+
+    store = ResultStore(database)
+    [run] = store.list_runs()
+    [episode] = store.episodes(run.id)
+    return {"outcome": episode.outcome, "error": episode.error, "reward": episode.reward}
+
+
+def test_a_run_without_a_judge_records_nl_tasks_as_not_scoreable(
+    toy_tau2_domain: Domain, tmp_path: Path
+) -> None:
+    episode = _run_nl_task(tmp_path, exit_code=1)  # nothing scored: the run says so
+    assert episode["outcome"] == "error"
+    assert episode["error"].startswith("not scoreable: needs a judge model (--judge-model)")
+
+
+def test_a_run_grades_nl_tasks_through_the_judge_model(
+    toy_tau2_domain: Domain, tmp_path: Path
+) -> None:
+    from tautrait_core.testing import ScriptedModelServer
+
+    verdicts = {
+        "results": [
+            {"expectedOutcome": "greets", "reasoning": "It greets.", "metExpectation": True},
+            {"expectedOutcome": "apologises", "reasoning": "It does.", "metExpectation": True},
+        ]
+    }
+    with ScriptedModelServer(lambda request: json.dumps(verdicts)) as server:
+        judge = ["--judge-model", "openai/judge", "--judge-api-base", server.base_url]
+        episode = _run_nl_task(tmp_path, *judge)
+        assert "The agent apologises" in server.requests[0]["messages"][-1]["content"]
+    assert (episode["outcome"], episode["reward"], episode["error"]) == ("pass", 1.0, None)

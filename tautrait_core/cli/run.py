@@ -125,6 +125,13 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
 @click.option("--user-model", default="gpt-4o", show_default=True)
 @click.option("--user-provider", "--user-model-provider", "user_provider", default=None)
 @click.option("--user-api-base", default=None, help="OpenAI-compatible server for the user.")
+@click.option(
+    "--judge-model",
+    default=None,
+    help="Model that judges NL assertions (τ²-style tasks whose reward basis holds "
+    "NL_ASSERTION; without it they are not scoreable).",
+)
+@click.option("--judge-api-base", default=None, help="OpenAI-compatible server for the judge.")
 @click.option("--trait-backend", default="prompt", show_default=True)
 @click.option("--traits", default=None, help="Trait mix, e.g. impatience=high,confusion=1.")
 @click.option(

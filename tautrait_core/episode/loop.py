@@ -35,6 +35,7 @@ for characters UTF-8 cannot encode (lone surrogates), which become U+FFFD.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 import time
@@ -124,10 +125,12 @@ async def run_episode(
         termination = conversation.termination
         if outcome is not Outcome.ERROR:
             assert termination is not None
-            reward_info = _score(context, template, db, conversation, termination)
+            reward_info = await _score(context, template, db, conversation, termination)
             if termination not in FINISHED_TERMINATIONS:
                 reward_info = reward_info.model_copy(update={"reward": 0.0})
             outcome = Outcome.PASS if reward_info.reward == 1.0 else Outcome.FAIL
+            if reward_info.not_scoreable is not None:  # never a silent 0: re-run on resume
+                outcome, error = Outcome.ERROR, f"not scoreable: {reward_info.not_scoreable}"
     finally:
         call_log.reset(log_token)
         db.close()
@@ -151,7 +154,7 @@ async def run_episode(
     )
 
 
-def _score(
+async def _score(
     context: EpisodeContext,
     template: StateTemplate,
     db: EpisodeDB,
@@ -166,8 +169,27 @@ def _score(
     domain = context.domain
     if context.solo:  # as the episode did, the agent's calls of user tools run them
         domain = dataclasses.replace(domain, tools=[*domain.tools, *domain.user_tools])
-    return grade_criteria(
-        domain, task, template, conversation.messages, termination.value, db.today
+    judge_model = context.config.judge_model
+    if judge_model is None:
+        return grade_criteria(
+            domain, task, template, conversation.messages, termination.value, db.today
+        )
+    from tautrait_core.compat.tau2.nl_judge import ModelJudge
+    from tautrait_core.llm.client import ModelSpec
+
+    spec = ModelSpec(
+        model=judge_model, api_base=context.config.judge_api_base, temperature=0.0, role="judge"
+    )
+    # the grader is synchronous and the judge runs its own event loop: off this one
+    return await asyncio.to_thread(
+        grade_criteria,
+        domain,
+        task,
+        template,
+        conversation.messages,
+        termination.value,
+        db.today,
+        ModelJudge(spec),
     )
 
 

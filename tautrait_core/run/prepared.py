@@ -93,6 +93,8 @@ def prepare(config: RunConfig) -> PreparedRun:
         and getattr(backend_class, "uses_user_model", True)
     ):
         require_keys(config.user_model, config.user_provider, config.user_api_base, "user")
+    if config.judge_model is not None:
+        require_keys(config.judge_model, None, config.judge_api_base, "judge")
     check_executor(config)
     task_set = resolve_task_set(domain, config.task_set)
     total = len(task_set.tasks)

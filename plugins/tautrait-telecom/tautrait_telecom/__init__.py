@@ -18,9 +18,7 @@ if TYPE_CHECKING:
 _DOMAIN_HOOKS = (
     domain_hook("tautrait_telecom.domain:build_domain", name="telecom"),
     domain_hook("tautrait_telecom.tau2.domain:build_domain", name="tau2-telecom"),
-    domain_hook(
-        "tautrait_telecom.tau2.domain:build_workflow_domain", name="tau2-telecom-workflow"
-    ),
+    domain_hook("tautrait_telecom.tau2.domain:build_workflow_domain", name="tau2-telecom-workflow"),
 )
 
 
