@@ -34,7 +34,12 @@ if TYPE_CHECKING:
     from tautrait_core.compat.tau2.hashing import tau2_db_hash
     from tautrait_core.compat.tau2.merge import tau2_deep_merge
     from tautrait_core.compat.tau2.serialise import tau2_json
-    from tautrait_core.compat.tau2.tools import Tau2Tool, tau2_calculate, tau2_tool
+    from tautrait_core.compat.tau2.tools import (
+        TAU2_UNKNOWN_TOOL,
+        Tau2Tool,
+        tau2_calculate,
+        tau2_tool,
+    )
     from tautrait_core.config import RunConfig
     from tautrait_core.domain.checks import TaskCheck, check_task, check_task_set
     from tautrait_core.domain.common_tools import calculate, think, transfer_to_human_agents
@@ -156,6 +161,7 @@ _EXPORTS = {
     "tau2_db_hash": "tautrait_core.compat.tau2.hashing",
     "tau2_deep_merge": "tautrait_core.compat.tau2.merge",
     "Tau2Tool": "tautrait_core.compat.tau2.tools",
+    "TAU2_UNKNOWN_TOOL": "tautrait_core.compat.tau2.tools",
     "tau2_tool": "tautrait_core.compat.tau2.tools",
     "tau2_calculate": "tautrait_core.compat.tau2.tools",
     "tau2_data_dir": "tautrait_core.domain.task_sets",
@@ -228,6 +234,7 @@ __all__ = [
     "RESPOND_ACTION",
     "STOP_TOKEN",
     "TAU2_GREETING",
+    "TAU2_UNKNOWN_TOOL",
     "TRAITS",
     "TRANSFER_TOKEN",
     "Action",

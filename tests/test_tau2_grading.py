@@ -504,3 +504,24 @@ def test_a_run_grades_nl_tasks_through_the_judge_model(
         episode = _run_nl_task(tmp_path, *judge)
         assert "The agent apologises" in server.requests[0]["messages"][-1]["content"]
     assert (episode["outcome"], episode["reward"], episode["error"]) == ("pass", 1.0, None)
+
+
+def test_a_tau2_domain_words_unknown_tools_as_tau2_does() -> None:
+    import dataclasses
+
+    from tautrait_core import TAU2_UNKNOWN_TOOL
+    from tautrait_core.episode.tool_execution import execute_tool_call
+
+    tau2_domain = dataclasses.replace(DOMAIN, unknown_tool_message=TAU2_UNKNOWN_TOOL)
+    call = ToolCall(id="c1", name="toggle_airplane_mode")  # a user tool, called by the agent
+    with TEMPLATE.new_episode() as db:
+        assert execute_tool_call(tau2_domain, db, call) == (
+            "Error: Tool 'toggle_airplane_mode' not found."
+        )
+        assert execute_tool_call(DOMAIN, db, call).startswith(
+            "Error: unknown tool 'toggle_airplane_mode'. Available tools: get_line"
+        )
+        unknown = ToolCall(id="c2", name="reboot")
+        assert execute_tool_call(DOMAIN, db, unknown, side="user") == (
+            "Error: Tool 'reboot' not found."
+        )

@@ -93,6 +93,9 @@ class Domain:
             (``"assistant"`` or ``"user"``) into the episode database.
         solo_policy: The policy for solo mode (no customer: the agent gets the ticket and
             the user tools).
+        unknown_tool_message: The observation for a call of a tool the domain does not
+            have, with ``{name}`` for its name (τ²-bench variants: ``"Tool '{name}' not
+            found."``); ``None``: tautrait's text, which lists the available tools.
     """
 
     name: str
@@ -115,6 +118,7 @@ class Domain:
     sync_state: Callable[[EpisodeDB], None] | None = None
     merge_initial_data: Callable[[EpisodeDB, str, dict[str, Any]], None] | None = None
     solo_policy: str | None = None
+    unknown_tool_message: str | None = None
 
     def __post_init__(self) -> None:
         for role, tools in (("tools", self.tools), ("user tools", self.user_tools)):
@@ -160,6 +164,8 @@ class Domain:
         """Run tool ``name``; unknown tools give an error observation, never an exception."""
         found = self.tools_by_name.get(name)
         if found is None:
+            if self.unknown_tool_message is not None:
+                return ERROR_PREFIX + self.unknown_tool_message.format(name=name)
             return f"{ERROR_PREFIX}unknown tool {name!r}. Available tools: " + ", ".join(
                 self.tools_by_name
             )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tautrait_core.compat.tau2.tools import TAU2_UNKNOWN_TOOL
 from tautrait_core.domain.criteria import Side
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.state import EpisodeDB
@@ -74,7 +75,7 @@ def run_user_tool(domain: Domain, db: EpisodeDB, name: str, arguments: dict[str,
         return f"{ERROR_PREFIX}User tools not available"
     found = domain.user_tools_by_name.get(name)
     if found is None:
-        return f"{ERROR_PREFIX}Tool '{name}' not found."
+        return ERROR_PREFIX + TAU2_UNKNOWN_TOOL.format(name=name)
     observation = found.invoke(db, arguments)
     try:
         db.flush()

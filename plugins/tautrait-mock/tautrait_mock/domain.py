@@ -6,7 +6,7 @@ tau2 PATH`` copied; until then the domain is listed but has nothing to run.
 
 from __future__ import annotations
 
-from tautrait_core import ConfigError, Domain, tau2_data_file
+from tautrait_core import TAU2_UNKNOWN_TOOL, ConfigError, Domain, tau2_data_file
 from tautrait_mock import data
 from tautrait_mock.schema import TABLES
 from tautrait_mock.tools import AGENT_FUNCTIONS, TOOLS, WRITE_TOOLS
@@ -24,6 +24,7 @@ def _policy(name: str) -> str:
 def build_domain() -> Domain:
     """The mock domain, as registered by the plugin hook."""
     return Domain(
+        unknown_tool_message=TAU2_UNKNOWN_TOOL,
         name="tau2-mock",
         description="τ²-bench's mock task tracker (import τ²-bench first)",
         policy=_policy("policy.md"),

@@ -18,6 +18,10 @@ from tautrait_core.domain.tools import ERROR_PREFIX, Tool
 if TYPE_CHECKING:
     from tautrait_core.domain.state import EpisodeDB
 
+TAU2_UNKNOWN_TOOL = "Tool '{name}' not found."
+"""τ²-bench's text for a call of a tool the called side does not have (after ``Error: ``);
+a τ² domain passes it as ``Domain(unknown_tool_message=...)``."""
+
 
 class Tau2Tool(Tool):
     """A tool called the way τ²-bench calls it (see the module docstring)."""

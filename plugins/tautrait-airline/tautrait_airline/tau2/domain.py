@@ -5,7 +5,7 @@ from __future__ import annotations
 from tautrait_airline.schema import TABLES
 from tautrait_airline.tau2.records import seed_rows
 from tautrait_airline.tau2.tools import TOOLS, WRITE_TOOLS
-from tautrait_core import ConfigError, Domain, tau2_data_file
+from tautrait_core import TAU2_UNKNOWN_TOOL, ConfigError, Domain, tau2_data_file
 
 
 def _policy() -> str:
@@ -18,6 +18,7 @@ def _policy() -> str:
 def build_domain() -> Domain:
     """τ²-bench's airline domain, as registered by the plugin hook."""
     return Domain(
+        unknown_tool_message=TAU2_UNKNOWN_TOOL,
         name="tau2-airline",
         description=(
             "τ²-bench's airline variant: bookings, changes, cancellations (import τ²-bench first)"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tautrait_core import ConfigError, Domain, tau2_data_file
+from tautrait_core import TAU2_UNKNOWN_TOOL, ConfigError, Domain, tau2_data_file
 from tautrait_retail.schema import TABLES
 from tautrait_retail.tau2.records import seed_rows
 from tautrait_retail.tau2.tools import TOOLS, WRITE_TOOLS
@@ -18,6 +18,7 @@ def _policy() -> str:
 def build_domain() -> Domain:
     """τ²-bench's retail domain, as registered by the plugin hook."""
     return Domain(
+        unknown_tool_message=TAU2_UNKNOWN_TOOL,
         name="tau2-retail",
         description="τ²-bench's retail variant: orders, returns, exchanges (import τ²-bench first)",
         policy=_policy(),

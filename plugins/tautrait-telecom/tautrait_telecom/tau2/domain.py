@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sqlmodel import SQLModel
 
-from tautrait_core import Domain, Task, TaskSet, tau2_data_dir
+from tautrait_core import TAU2_UNKNOWN_TOOL, Domain, Task, TaskSet, tau2_data_dir
 from tautrait_telecom.tau2.checkout import tau2_policy
 from tautrait_telecom.tau2.database import (
     AGENT_DB_FILE,
@@ -72,6 +72,7 @@ def build_domain(variant: str = "manual") -> Domain:
         policy = tau2_policy(folder, variant)
         solo_policy = tau2_policy(folder, variant, solo=True)
     return Domain(
+        unknown_tool_message=TAU2_UNKNOWN_TOOL,
         name=DOMAIN_NAME if variant == "manual" else f"{DOMAIN_NAME}-{variant}",
         description=(
             f"τ²-bench telecom ({variant} policy), dual control: the customer fixes their "
