@@ -40,6 +40,11 @@ EXECUTION_SETTINGS = frozenset(
 :meth:`RunConfig.settings` (so they never make two runs incomparable) and taken from the new
 command line when a run is resumed."""
 
+TAU_BENCH_MAX_STEPS = 30
+"""Default step limit with τ-bench's protocol (agent steps)."""
+TAU2_MAX_STEPS = 200
+"""Default step limit with τ²-bench's protocol (hops), as ``tau2 run`` has it."""
+
 RESUME_SETTINGS = EXECUTION_SETTINGS | {"agent_api_base", "user_api_base", "judge_api_base"}
 """Fields that ``--resume`` takes from the new command line when they are given there (the
 execution settings and the model servers, which may move between sessions); every other
@@ -118,9 +123,11 @@ class RunConfig(BaseModel):
     concurrency: int = Field(
         1, ge=1, validation_alias=AliasChoices("concurrency", "max_concurrency")
     )
-    max_steps: int = Field(30, ge=1)
+    max_steps: int | None = Field(None, ge=1)
     """Agent steps (τ-bench protocol), or hops of the conversation (τ² protocol: every
-    agent message, user message and batch of tool results counts one; τ² uses 200)."""
+    agent message, user message and batch of tool results counts one). ``None``: the
+    protocol's default, 30 agent steps or τ²-bench's 200 hops (:meth:`step_limit`); a
+    prepared run stores the number it used."""
     max_errors: int | None = Field(None, ge=1)
     """End the episode after this many failed tool calls (either side); ``None``: 10 with the
     τ² protocol (τ²-bench's default, which it never enforces), no limit with τ-bench's."""
@@ -154,6 +161,13 @@ class RunConfig(BaseModel):
     """Values of the run options plugins declare (:class:`RunOption`), by option name; only
     those that differ from the option's default. Declared options may also be given by name
     or alias at the top level (``RunConfig(endpoint=...)``)."""
+
+    def step_limit(self, tau2: bool) -> int:
+        """The step limit of an episode: ``max_steps``, else 200 hops with the τ² protocol
+        (τ²-bench's default) or 30 agent steps with τ-bench's."""
+        if self.max_steps is not None:
+            return self.max_steps
+        return TAU2_MAX_STEPS if tau2 else TAU_BENCH_MAX_STEPS
 
     @model_validator(mode="before")
     @classmethod

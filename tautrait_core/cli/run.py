@@ -165,9 +165,9 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
 @click.option(
     "--max-steps",
     type=click.IntRange(min=1),
-    default=30,
-    show_default=True,
-    help="Agent steps; with the τ² protocol (dual control), hops of the conversation.",
+    default=None,
+    help="Agent steps [default: 30]; with the τ² protocol (dual control, tau2: task "
+    "sets), hops of the conversation [default: 200, as τ²-bench].",
 )
 @click.option(
     "--max-errors",
@@ -299,8 +299,11 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
             f"tautrait run --resume {report.run.id}{hint}[/yellow]"
         )
     out.print(f"Results: {report.results_db}  (run {report.run.id})")
+    tau2 = report.run.task_set.startswith("tau2:") or report.run.domain.startswith("tau2-")
+    export_format = "tau2" if tau2 else "tau-bench"
     out.print(
-        f"  tautrait report {report.run.id}    tautrait export {report.run.id} --format tau-bench"
+        f"  tautrait report {report.run.id}    "
+        f"tautrait export {report.run.id} --format {export_format}"
     )
     if report.run.status == "interrupted":
         sys.exit(130)

@@ -210,7 +210,7 @@ async def _tau_bench_conversation(
     if STOP_TOKEN in first:
         conversation.termination = Termination.USER_STOP
     while conversation.termination is None:
-        if conversation.steps >= config.max_steps:
+        if conversation.steps >= config.step_limit(tau2=False):
             conversation.termination = Termination.MAX_STEPS
             break
         reply = await agent.next_message(messages)

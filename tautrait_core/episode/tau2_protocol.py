@@ -99,7 +99,7 @@ class Tau2Episode:
             conversation.steps += 1
             if conversation.termination is not None:
                 break
-            if conversation.steps >= self.context.config.max_steps:
+            if conversation.steps >= self.context.config.step_limit(tau2=True):
                 conversation.termination = Termination.MAX_STEPS
             elif conversation.tool_errors >= self.max_errors:
                 conversation.termination = Termination.TOO_MANY_ERRORS

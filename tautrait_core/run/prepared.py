@@ -97,6 +97,9 @@ def prepare(config: RunConfig) -> PreparedRun:
         require_keys(config.judge_model, None, config.judge_api_base, "judge")
     check_executor(config)
     task_set = resolve_task_set(domain, config.task_set)
+    if config.max_steps is None:  # the run stores the limit its protocol gave
+        tau2 = task_set.protocol == "tau2" or domain.dual_control or config.solo
+        config = config.model_copy(update={"max_steps": config.step_limit(tau2)})
     total = len(task_set.tasks)
     if config.task_ids:
         bad = [i for i in config.task_ids if not 0 <= i < total]
