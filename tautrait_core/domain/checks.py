@@ -5,21 +5,31 @@ reported for: unknown tools, invalid arguments, gold actions whose observation i
 error, required outputs that no tool output contains, a ``user_id`` that does not exist,
 and gold actions that call a write tool yet change nothing. A τ²-style task starts from its
 initial state, and its gold actions run on the side that makes them (the customer's calls
-on the user tools), with the state sync after each call that succeeded, as in an episode.
+on the user tools), with the state sync after each call that succeeded, as in an episode;
+the gold replay (its calls, then an agent message saying every ``communicate_info``
+string) is then graded on the task's criteria, and a task whose own gold replay does not
+score 1 is reported: no agent, not even the oracle, can pass it.
 """
 
 from __future__ import annotations
 
+import json
+
 from pydantic import BaseModel, Field, ValidationError
 
-from tautrait_core.domain.criteria_reward import run_side_tool
+from tautrait_core.domain.criteria_reward import grade_criteria, run_side_tool
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.reward import is_gold_tool_call, outputs_found
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.domain.tools import describe_validation_error
+from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
 from tautrait_core.episode.tool_execution import sync_state
+
+GOLD_REPLY_WITHOUT_INFO = "Your request has been handled."
+"""The gold replay's closing agent message when a task has no information to communicate
+(τ²-bench's golden outputs use the same text)."""
 
 PROBLEM_KINDS = (
     "invalid_initial_state",
@@ -29,6 +39,7 @@ PROBLEM_KINDS = (
     "output_unreachable",
     "unknown_user",
     "no_state_change",
+    "gold_replay_fails",
 )
 
 
@@ -57,7 +68,7 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
     observations: list[str] = []
     with template.new_episode() as db:
         try:
-            apply_initial_state(domain, db, task)
+            trajectory = apply_initial_state(domain, db, task)
         except Exception as exc:
             problems.append(
                 TaskProblem(kind="invalid_initial_state", detail=f"{type(exc).__name__}: {exc}")
@@ -96,7 +107,8 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
                     )
                 )
                 continue
-            if not is_gold_tool_call(action, domain.terminating_tools):
+            tau2_task = task.evaluation_criteria is not None  # τ²: a transfer ends nothing
+            if not tau2_task and not is_gold_tool_call(action, domain.terminating_tools):
                 continue
             observation = run_side_tool(
                 domain, db, action.requestor, action.name, dict(action.kwargs)
@@ -104,6 +116,9 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
             if not domain.is_error(observation):
                 sync_state(domain, db)
             observations.append(observation)
+            trajectory += _call_messages(
+                index, action.requestor, action.name, action.kwargs, observation
+            )
             if domain.is_error(observation):
                 first_line = observation.splitlines()[0][:200] if observation else ""
                 problems.append(
@@ -121,12 +136,54 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
                     detail=f"calls {', '.join(sorted(set(writes)))} but the database is unchanged",
                 )
             )
+        if task.evaluation_criteria is not None:
+            problems += _graded_gold_replay(domain, template, task, trajectory, db.today)
     for output, found in outputs_found(task.outputs, observations).items():
         if not found:
             problems.append(
                 TaskProblem(kind="output_unreachable", detail=f"no tool output contains {output!r}")
             )
     return report
+
+
+def _call_messages(
+    index: int, requestor: str, name: str, arguments: dict[str, object], observation: str
+) -> list[Message]:
+    """A gold call and its result as an episode records them."""
+    by_user = "user" if requestor == "user" else None
+    call = ToolCall(id=f"gold_{index}", name=name, arguments=json.dumps(arguments))
+    return [
+        Message(role=by_user or "assistant", tool_calls=[call], requestor=by_user),
+        Message(
+            role="tool", content=observation, tool_call_id=call.id, name=name, requestor=by_user
+        ),
+    ]
+
+
+def _graded_gold_replay(
+    domain: Domain, template: StateTemplate, task: Task, trajectory: list[Message], today: object
+) -> list[TaskProblem]:
+    """The problem of a τ²-style task whose gold replay fails its own criteria (none if it
+    scores 1 or needs a judge to be graded)."""
+    criteria = task.evaluation_criteria
+    assert criteria is not None
+    reply = " ".join(criteria.communicate_info or []) or GOLD_REPLY_WITHOUT_INFO
+    messages = [
+        *trajectory,
+        Message(role="assistant", content=reply),
+        Message(role="user", content=STOP_TOKEN),
+    ]
+    info = grade_criteria(domain, task, template, messages, "user_stop", today)  # type: ignore[arg-type]
+    if info.not_scoreable is not None or info.reward == 1.0:
+        return []
+    failed = sorted(name for name, value in (info.reward_breakdown or {}).items() if value < 1)
+    detail = f"the gold replay scores {info.reward:g} on its own criteria"
+    return [
+        TaskProblem(
+            kind="gold_replay_fails",
+            detail=detail + f" (failed: {', '.join(failed)})" if failed else detail,
+        )
+    ]
 
 
 def check_task_set(domain: Domain, task_set: TaskSet, template: StateTemplate) -> list[TaskCheck]:
