@@ -119,6 +119,7 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
             trial=0,
             config=self.config,
             seed=int(self.np_random.integers(2**31)),
+            protocol=self.prepared.task_set.protocol,
         )
         self._handoff = Handoff(self._loop)
         view = self._handoff.start(self._episode(self.context, self._handoff))
