@@ -17,6 +17,7 @@ import json
 
 from pydantic import BaseModel, Field, ValidationError
 
+from tautrait_core.builtin.gold import gold_actions
 from tautrait_core.domain.criteria_reward import grade_criteria, run_side_tool
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.initial_state import apply_initial_state
@@ -82,7 +83,8 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
             problems.append(
                 TaskProblem(kind="unknown_user", detail=f"user {task.user_id!r} does not exist")
             )
-        for index, action in enumerate(task.actions):
+        gold = gold_actions(task)
+        for index, action in enumerate(gold):
             if action.name == RESPOND_ACTION:
                 continue
             tools = (
@@ -128,7 +130,7 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
                         action_index=index,
                     )
                 )
-        writes = [a.name for a in task.actions if a.name in domain.write_tools]
+        writes = [a.name for a in gold if a.name in domain.write_tools]
         if writes and not db.changes():
             problems.append(
                 TaskProblem(
