@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from tautrait_core import Domain
 from tautrait_core.cli import cli
+from tautrait_core.episode.messages import TAU2_GREETING
 from tautrait_core.testing.scripts import StrategyScript
 from tautrait_core.testing.server import ScriptedModelServer
 
@@ -84,7 +85,7 @@ def test_the_customer_answers_the_greeting_and_makes_its_gold_calls_when_asked(
     telecom: Domain,
 ) -> None:
     from tautrait_core.domain.task_sets import resolve_task_set
-    from tautrait_core.episode.messages import STOP_TOKEN, TAU2_GREETING
+    from tautrait_core.episode.messages import STOP_TOKEN
 
     tasks = resolve_task_set(telecom, None).tasks
     task = next(t for t in tasks if t.id == "[service]overdue_bill")
@@ -135,3 +136,38 @@ def test_the_customer_answers_the_greeting_and_makes_its_gold_calls_when_asked(
     assert not final.tool_calls and "make_payment(" not in final.content
     customer.append({"role": "user", "content": final.content})
     assert customer_says().content == STOP_TOKEN
+
+
+def test_tasks_sharing_an_instruction_are_told_apart_by_a_prior_conversation() -> None:
+    """As τ²'s mock tasks: the same request, once after a prior conversation (whose tool
+    results are not this plan's progress) and once from the start."""
+    from tautrait_core.domain.task import Action, Task
+
+    history = [{"role": "user", "content": "Create a task."}]
+    later = Task.model_validate(
+        {
+            "user_id": "u",
+            "instruction": "Mark my task done.",
+            "actions": [Action(name="update", kwargs={"id": 2})],
+            "initial_state": {"message_history": history},
+        }
+    )
+    fresh = Task(user_id="u", instruction="Mark my task done.", actions=[Action(name="create")])
+    script = StrategyScript([later, fresh], tau2=True)
+    tools = [{"type": "function", "function": {"name": "update", "parameters": {}}}]
+    system = {"role": "system", "content": "policy"}
+    after_history = [
+        system,
+        {"role": "user", "content": "Create a task."},
+        {"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "create"}}]},
+        {"role": "tool", "content": "created", "tool_call_id": "c"},
+        {"role": "assistant", "content": "Created."},
+        {"role": "user", "content": "Mark my task done."},
+    ]
+    from_start = [
+        system,
+        {"role": "assistant", "content": TAU2_GREETING},
+        {"role": "user", "content": "Mark my task done."},
+    ]
+    assert script({"messages": after_history, "tools": tools}).tool_calls == [("update", {"id": 2})]
+    assert script({"messages": from_start, "tools": tools}).tool_calls == [("create", {})]

@@ -35,7 +35,7 @@ from tautrait_core.builtin.gold import (
 from tautrait_core.builtin.users.scripted import DONE_MESSAGE
 from tautrait_core.domain.reward import gold_plan
 from tautrait_core.domain.task import RESPOND_ACTION, Action, Task
-from tautrait_core.episode.messages import STOP_TOKEN
+from tautrait_core.episode.messages import STOP_TOKEN, TAU2_GREETING
 from tautrait_core.testing.server import Reply, reply_text, reply_tool_call
 from tautrait_core.trait_mix import TRAITS
 
@@ -79,19 +79,31 @@ class GoldScript:
         return self.user_turn(messages)
 
     def _is_user_prompt(self, system: str) -> bool:
-        return self._task_in_prompt(system) is not None
+        return bool(self._tasks_in_prompt(system))
 
-    def _task_in_prompt(self, system: str) -> Task | None:
-        """The task whose instruction the (customer's) system prompt holds."""
+    def _tasks_in_prompt(self, system: str) -> list[Task]:
+        """The tasks whose instruction the (customer's) system prompt holds."""
         flat = " ".join(system.split())
-        return next((task for task in self.tasks if self.opening(task) in flat), None)
+        return [task for task in self.tasks if self.opening(task) in flat]
 
     def _task_for_agent(self, messages: list[dict[str, Any]]) -> Task:
-        if self.tau2:  # after a task's prior conversation the opening comes later
-            said = (_text(m) for m in messages if m.get("role") == "user")
-            return next(self._by_opening[text] for text in said if text in self._by_opening)
+        if self.tau2:
+            return self._tau2_opening(messages)[1]
         first_user = next(_text(m) for m in messages if m.get("role") == "user")
         return self._by_opening[first_user]
+
+    def _tau2_opening(self, messages: list[dict[str, Any]]) -> tuple[int, Task]:
+        """Where the customer's opening is in the agent's view, and its task. After a
+        task's prior conversation the opening comes later; of tasks sharing an
+        instruction, one with a prior conversation is taken when the view has one."""
+        index, text = next(
+            (index, _text(m))
+            for index, m in enumerate(messages)
+            if m.get("role") == "user" and _text(m) in self._by_opening
+        )
+        prior = any(_text(m) != TAU2_GREETING for m in messages[1:index])
+        candidates = [task for task in self.tasks if self.opening(task) == text]
+        return index, _with_history(candidates, prior)
 
     def agent_turn(self, messages: list[dict[str, Any]]) -> Reply:
         """The next gold action as a tool call, then the final answer."""
@@ -110,10 +122,10 @@ class GoldScript:
     def user_turn(self, messages: list[dict[str, Any]]) -> Reply:
         """The instruction as the opening message, then the stop token."""
         system = _text(messages[0]) if messages else ""
-        if self.tau2:
-            task = self._task_in_prompt(system)
-            if task is not None:
-                return self.tau2_user_turn(task, messages)
+        candidates = self._tasks_in_prompt(system) if self.tau2 else []
+        if candidates:  # a conversation that does not open with the greeting had a prior one
+            greeted = len(messages) > 1 and _text(messages[1]) == TAU2_GREETING
+            return self.tau2_user_turn(_with_history(candidates, not greeted), messages)
         replies = [m for m in messages if m.get("role") == "assistant"]
         if not replies:
             for task in self.tasks:
@@ -126,12 +138,13 @@ class GoldScript:
         """τ²: the next of the task's gold steps (a tool call of the agent's, or a request
         for the customer's next run of actions), then the required outputs.
 
-        Progress is read from the agent's view: one tool result per agent action done,
-        one request message per customer run asked for.
+        Progress is read from the agent's view after the customer's opening: one tool
+        result per agent action done, one request message per customer run asked for.
         """
-        task = self._task_for_agent(messages)
-        results = sum(1 for m in messages if m.get("role") == "tool")
-        asked = sum(1 for m in messages if _is_user_step_request(m))
+        opening, task = self._tau2_opening(messages)
+        since = messages[opening + 1 :]  # a prior conversation's calls are not this plan's
+        results = sum(1 for m in since if m.get("role") == "tool")
+        asked = sum(1 for m in since if _is_user_step_request(m))
         for step in tau2_steps(task):
             if isinstance(step, Action):
                 if results:
@@ -177,6 +190,16 @@ def tau2_steps(task: Task) -> list[Action | list[Action]]:
         else:
             steps.append([action])
     return steps
+
+
+def _with_history(candidates: list[Task], prior: bool) -> Task:
+    """Of tasks sharing an instruction, the first that starts from a prior conversation
+    exactly when the episode did (else the first)."""
+    for task in candidates:
+        state = task.initial_state
+        if bool(state is not None and state.message_history) == prior:
+            return task
+    return candidates[0]
 
 
 def _is_user_step_request(message: dict[str, Any]) -> bool:
