@@ -31,6 +31,8 @@ def serve_scripted(domain: str | None, task_set: str | None, port: int, reply: s
     of that domain's tasks: as the agent it calls each task's gold actions, then states the
     required outputs; as the user it sends the task instruction, then ends the
     conversation; as a diagnosis judge it gives a fixed verdict. Episodes therefore pass.
+    On a τ²-bench domain (e.g. tau2-telecom) the user answers the agent's greeting, makes
+    the customer's gold tool calls when the agent asks for them, and then stops.
     Point tautrait at it with any model name under openai/ and the printed --*-api-base:
 
     \b
@@ -77,5 +79,6 @@ def _episode_script(domain_name: str, task_set: str | None) -> object:
     from tautrait_core.testing.scripts import StrategyScript
 
     domain = lookup("domain", domain_name)
-    tasks = resolve_task_set(domain, task_set).tasks
-    return StrategyScript(tasks, domain.terminating_tools)
+    resolved = resolve_task_set(domain, task_set)
+    tau2 = resolved.protocol == "tau2" or domain.dual_control
+    return StrategyScript(resolved.tasks, domain.terminating_tools, tau2=tau2)

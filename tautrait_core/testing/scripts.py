@@ -7,6 +7,15 @@ run with ``--agent tool-calling --user llm`` against it therefore passes, which 
 the full litellm path without a paid model. Requests are told apart by whether they carry
 tools (agent) or not (user); the task is recognised from the conversation, so concurrent
 episodes of different tasks can share one server.
+
+With ``tau2=True`` it plays τ²-bench's protocol (dual control) the way the ``oracle`` agent
+and the ``scripted`` user do in process: the customer, whose requests may carry its own
+tools, is told apart by its system prompt (it holds the task instruction); it answers the
+agent's greeting with the instruction, makes the next run of its gold actions
+(``requestor="user"``) each time the agent writes to it, says it is done once their
+results are in, and stops when none remain. The agent makes its gold actions one tool call
+at a time, asks the customer for theirs when their turn comes, then states the task's
+``communicate_info``.
 """
 
 from __future__ import annotations
@@ -16,9 +25,17 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
+from tautrait_core.builtin.agents.oracle import USER_STEP_REQUEST
+from tautrait_core.builtin.gold import (
+    describe_call,
+    gold_actions,
+    required_outputs,
+    user_action_runs,
+)
+from tautrait_core.builtin.users.scripted import DONE_MESSAGE
 from tautrait_core.domain.reward import gold_plan
-from tautrait_core.domain.task import RESPOND_ACTION, Task
-from tautrait_core.episode.messages import STOP_TOKEN
+from tautrait_core.domain.task import RESPOND_ACTION, Action, Task
+from tautrait_core.episode.messages import STOP_TOKEN, TAU2_GREETING
 from tautrait_core.testing.server import Reply, reply_text, reply_tool_call
 from tautrait_core.trait_mix import TRAITS
 
@@ -35,12 +52,17 @@ class GoldScript:
 
     Args:
         tasks: The task set being run.
-        terminating_tools: Tools the agent must not call (as the gold replay skips them).
+        terminating_tools: Tools the agent must not call (as the gold replay skips them;
+            ignored with ``tau2``, where a transfer is replayed like any other call).
+        tau2: Play τ²-bench's protocol (see the module docstring).
     """
 
-    def __init__(self, tasks: Sequence[Task], terminating_tools: Sequence[str] = ()) -> None:
+    def __init__(
+        self, tasks: Sequence[Task], terminating_tools: Sequence[str] = (), tau2: bool = False
+    ) -> None:
         self.tasks = list(tasks)
-        self.terminating = set(terminating_tools)
+        self.tau2 = tau2
+        self.terminating = set() if tau2 else set(terminating_tools)
         self._by_opening = {self.opening(task): task for task in self.tasks}
 
     @staticmethod
@@ -50,16 +72,43 @@ class GoldScript:
 
     def __call__(self, request: dict[str, Any]) -> Reply:
         messages = request.get("messages", [])
+        if self.tau2 and self._is_user_prompt(_text(messages[0]) if messages else ""):
+            return self.user_turn(messages)
         if request.get("tools"):
             return self.agent_turn(messages)
         return self.user_turn(messages)
 
+    def _is_user_prompt(self, system: str) -> bool:
+        return bool(self._tasks_in_prompt(system))
+
+    def _tasks_in_prompt(self, system: str) -> list[Task]:
+        """The tasks whose instruction the (customer's) system prompt holds."""
+        flat = " ".join(system.split())
+        return [task for task in self.tasks if self.opening(task) in flat]
+
     def _task_for_agent(self, messages: list[dict[str, Any]]) -> Task:
+        if self.tau2:
+            return self._tau2_opening(messages)[1]
         first_user = next(_text(m) for m in messages if m.get("role") == "user")
         return self._by_opening[first_user]
 
+    def _tau2_opening(self, messages: list[dict[str, Any]]) -> tuple[int, Task]:
+        """Where the customer's opening is in the agent's view, and its task. After a
+        task's prior conversation the opening comes later; of tasks sharing an
+        instruction, one with a prior conversation is taken when the view has one."""
+        index, text = next(
+            (index, _text(m))
+            for index, m in enumerate(messages)
+            if m.get("role") == "user" and _text(m) in self._by_opening
+        )
+        prior = any(_text(m) != TAU2_GREETING for m in messages[1:index])
+        candidates = [task for task in self.tasks if self.opening(task) == text]
+        return index, _with_history(candidates, prior)
+
     def agent_turn(self, messages: list[dict[str, Any]]) -> Reply:
         """The next gold action as a tool call, then the final answer."""
+        if self.tau2:
+            return self.tau2_agent_turn(messages)
         task = self._task_for_agent(messages)
         plan = gold_plan(task.actions, self.terminating)
         done = sum(1 for m in messages if m.get("role") == "tool")
@@ -73,6 +122,10 @@ class GoldScript:
     def user_turn(self, messages: list[dict[str, Any]]) -> Reply:
         """The instruction as the opening message, then the stop token."""
         system = _text(messages[0]) if messages else ""
+        candidates = self._tasks_in_prompt(system) if self.tau2 else []
+        if candidates:  # a conversation that does not open with the greeting had a prior one
+            greeted = len(messages) > 1 and _text(messages[1]) == TAU2_GREETING
+            return self.tau2_user_turn(_with_history(candidates, not greeted), messages)
         replies = [m for m in messages if m.get("role") == "assistant"]
         if not replies:
             for task in self.tasks:
@@ -80,6 +133,79 @@ class GoldScript:
                     return reply_text(self.opening(task))
             return reply_text("I need help with something.")
         return reply_text(STOP_TOKEN)
+
+    def tau2_agent_turn(self, messages: list[dict[str, Any]]) -> Reply:
+        """τ²: the next of the task's gold steps (a tool call of the agent's, or a request
+        for the customer's next run of actions), then the required outputs.
+
+        Progress is read from the agent's view after the customer's opening: one tool
+        result per agent action done, one request message per customer run asked for.
+        """
+        opening, task = self._tau2_opening(messages)
+        since = messages[opening + 1 :]  # a prior conversation's calls are not this plan's
+        results = sum(1 for m in since if m.get("role") == "tool")
+        asked = sum(1 for m in since if _is_user_step_request(m))
+        for step in tau2_steps(task):
+            if isinstance(step, Action):
+                if results:
+                    results -= 1
+                    continue
+                return reply_tool_call(step.name, dict(step.kwargs))
+            if asked:
+                asked -= 1
+                continue
+            calls = ", then ".join(map(describe_call, step))
+            return reply_text(USER_STEP_REQUEST.format(calls=calls))
+        outputs = required_outputs(task)
+        if outputs:
+            return reply_text("Here is what you asked for: " + "; ".join(outputs) + ".")
+        return reply_text("Everything you asked for is done. Is there anything else?")
+
+    def tau2_user_turn(self, task: Task, messages: list[dict[str, Any]]) -> Reply:
+        """τ²: the instruction (answering the greeting), the next run of the customer's gold
+        actions as tool calls each time the agent writes, ``Done.`` after their results,
+        and the stop token once none remain. The customer's own turns are ``assistant``."""
+        own = [m for m in messages if m.get("role") == "assistant"]
+        opening = self.opening(task)
+        if not any(opening in " ".join(_text(m).split()) for m in own):
+            return reply_text(opening)
+        if messages[-1].get("role") == "tool":
+            return reply_text(DONE_MESSAGE)
+        runs = user_action_runs(gold_actions(task))
+        made = sum(1 for m in own if m.get("tool_calls"))
+        if made < len(runs):
+            return Reply(tool_calls=[(action.name, dict(action.kwargs)) for action in runs[made]])
+        return reply_text(STOP_TOKEN)
+
+
+def tau2_steps(task: Task) -> list[Action | list[Action]]:
+    """A τ² task's gold plan as the agent plays it: its own actions one by one, and each
+    run of consecutive customer actions as one step (a request to the customer)."""
+    steps: list[Action | list[Action]] = []
+    for action in gold_plan(gold_actions(task), ()):
+        if action.requestor != "user":
+            steps.append(action)
+        elif steps and isinstance(steps[-1], list):
+            steps[-1].append(action)
+        else:
+            steps.append([action])
+    return steps
+
+
+def _with_history(candidates: list[Task], prior: bool) -> Task:
+    """Of tasks sharing an instruction, the first that starts from a prior conversation
+    exactly when the episode did (else the first)."""
+    for task in candidates:
+        state = task.initial_state
+        if bool(state is not None and state.message_history) == prior:
+            return task
+    return candidates[0]
+
+
+def _is_user_step_request(message: dict[str, Any]) -> bool:
+    """Whether an agent message asks the customer to act (see :func:`tau2_steps`)."""
+    prefix = USER_STEP_REQUEST.split("{", 1)[0]
+    return message.get("role") == "assistant" and _text(message).startswith(prefix)
 
 
 # -- every built-in strategy -----------------------------------------------------------------
@@ -106,6 +232,7 @@ class StrategyScript(GoldScript):
         tasks: The task set being run.
         terminating_tools: Tools the agent must not call.
         verdicts: Review answers to give first, in order (e.g. a rejection).
+        tau2: Play τ²-bench's protocol (see :class:`GoldScript`).
     """
 
     ACCEPT = "Verdict: accept\nReason: the message fits the situation."
@@ -130,8 +257,9 @@ class StrategyScript(GoldScript):
         tasks: Sequence[Task],
         terminating_tools: Sequence[str] = (),
         verdicts: Sequence[str] = (),
+        tau2: bool = False,
     ) -> None:
-        super().__init__(tasks, terminating_tools)
+        super().__init__(tasks, terminating_tools, tau2)
         self.verdicts = deque(verdicts)
 
     def __call__(self, request: dict[str, Any]) -> Reply:
@@ -149,18 +277,14 @@ class StrategyScript(GoldScript):
             return reply_text(self.DIAGNOSIS)
         if system == TRAIT_RATING_PROMPT:
             return reply_text(self.TRAIT_RATINGS)
-        if request.get("tools"):
+        if request.get("tools") and not (self.tau2 and self._is_user_prompt(system)):
             return self.agent_turn(messages)
         if self._is_user_prompt(system):
             reply = self.user_turn(messages)
-            if user_strategies.RESPONSE_MARKER not in system:
+            if user_strategies.RESPONSE_MARKER not in system or reply.tool_calls:
                 return reply
             return reply_text(f"Thought: I will say what I need.\nResponse: {reply.content}")
         return self.text_agent_turn(messages, react="Thought:" in system)
-
-    def _is_user_prompt(self, system: str) -> bool:
-        flat = " ".join(system.split())
-        return any(" ".join(task.instruction.split()) in flat for task in self.tasks)
 
     def text_agent_turn(self, messages: list[dict[str, Any]], react: bool) -> Reply:
         """The next gold action written as text (after as many as already carried out)."""
