@@ -10,8 +10,9 @@ line shows no service until the phone reconnects, e.g. after a reboot).
 
 It runs after every call, so it reads little and makes no ORM objects: the surroundings
 row and the line with its plan through plain SQL, and the customer's bills only when some bill
-awaits payment. Values are written (one plain ``UPDATE``) only when they change, so an
-unchanged phone leaves nothing to flush.
+awaits payment. Values are written only when they change (one plain ``UPDATE``, or on the
+row a tool has loaded, so that it need not be read again), so an unchanged phone leaves
+nothing to flush.
 """
 
 from __future__ import annotations
@@ -65,5 +66,11 @@ def sync_state(db: EpisodeDB) -> None:
                 "paid": False,
             }
     changed = {name: value for name, value in wanted.items() if around[name] != value}
-    if changed:
+    if not changed:
+        return
+    loaded = db.identity_map.get(db.identity_key(Surroundings, 1))
+    if loaded is None:
         db.update_row(Surroundings, 1, changed)
+        return
+    for name, value in changed.items():  # the loaded row stays valid: no reload after
+        setattr(loaded, name, value)
