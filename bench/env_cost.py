@@ -41,10 +41,8 @@ import argparse
 import gc
 import importlib
 import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -54,12 +52,11 @@ from tautrait_core.domain import reward as reward_module
 from tautrait_core.domain.reward import compute_reward, replay_actions
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task import Task
-from tautrait_core.domain.task_sets import TAU2_SOURCE, template_for
-from tautrait_core.paths import HOME_ENV
+from tautrait_core.domain.task_sets import TAU2_SOURCE
 from tautrait_core.plugins import get_plugin_manager
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from tau2_env_cost import bench_tau2_task_set, graded_task_sets, report_tau2
+from tau2_env_cost import bench_tau2_domain, import_tau2_for_this_run
 
 BASELINE_MS = 1000.0
 """CPU time spent at least on the baseline of a domain (see ``measure_for``)."""
@@ -353,36 +350,7 @@ def main() -> None:
     except UpstreamError as exc:
         sys.exit(f"env_cost.py: error: {exc}")
     for name in tau2_domains:
-        bench_tau2_domain(name, args)
-
-
-def import_tau2_for_this_run(checkout: Path) -> None:
-    """Import the τ²-bench checkout into a temporary data folder for this process."""
-    from tautrait_core.compat.tau2_import import import_tau2
-
-    os.environ[HOME_ENV] = tempfile.mkdtemp(prefix="env-cost-tau2-")
-    import_tau2(checkout)
-
-
-def bench_tau2_domain(name: str, args: argparse.Namespace) -> None:
-    """Time every τ²-style task set of domain ``name`` and print each one's figures."""
-    domain = get_plugin_manager().get("domain", name)
-    task_sets = graded_task_sets(domain)
-    if not task_sets:
-        print(f"{name}: skipped (no τ² task sets: give --tau2 PATH or run tautrait import tau2)")
-    for task_set in task_sets:
-        template = template_for(domain, task_set)
-        result = bench_tau2_task_set(
-            domain,
-            task_set,
-            template,
-            args.repeat,
-            args.baseline_samples,
-            measure,
-            measure_for,
-            args.tau2,
-        )
-        report_tau2(result, args.json)
+        bench_tau2_domain(name, args, measure, measure_for)
 
 
 def report(result: dict[str, Any], as_json: bool) -> None:

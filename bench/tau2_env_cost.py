@@ -17,9 +17,12 @@ checkout's (``--tau2 PATH``, or the copy ``tautrait import tau2`` keeps) for ``t
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import json
+import os
 import statistics
+import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -38,9 +41,12 @@ from tautrait_core.domain.task_sets import (
     all_task_sets,
     tau2_data_dir,
     tau2_domain_of,
+    template_for,
 )
 from tautrait_core.episode.messages import Message, ToolCall
 from tautrait_core.episode.tool_execution import execute_tool_call
+from tautrait_core.paths import HOME_ENV
+from tautrait_core.plugins import get_plugin_manager
 
 TODAY = dt.date(2025, 1, 15)
 """The episodes' date (fixed, so that every run grades the same way)."""
@@ -178,6 +184,40 @@ def bench_tau2_task_set(
     result["baseline_files"] = str(folder)
     result["speedup_vs_baseline"] = round(baseline_median / ours, 1)
     return result
+
+
+def import_tau2_for_this_run(checkout: Path) -> None:
+    """Import the τ²-bench checkout into a temporary data folder for this process."""
+    from tautrait_core.compat.tau2_import import import_tau2
+
+    os.environ[HOME_ENV] = tempfile.mkdtemp(prefix="env-cost-tau2-")
+    import_tau2(checkout)
+
+
+def bench_tau2_domain(
+    name: str,
+    args: argparse.Namespace,
+    measure: Callable[[int, Any], list[float]],
+    measure_for: Callable[..., list[float]],
+) -> None:
+    """Time every τ²-style task set of domain ``name`` and print each one's figures."""
+    domain = get_plugin_manager().get("domain", name)
+    task_sets = graded_task_sets(domain)
+    if not task_sets:
+        print(f"{name}: skipped (no τ² task sets: give --tau2 PATH or run tautrait import tau2)")
+    for task_set in task_sets:
+        template = template_for(domain, task_set)
+        result = bench_tau2_task_set(
+            domain,
+            task_set,
+            template,
+            args.repeat,
+            args.baseline_samples,
+            measure,
+            measure_for,
+            args.tau2,
+        )
+        report_tau2(result, args.json)
 
 
 def report_tau2(result: dict[str, Any], as_json: bool) -> None:
