@@ -27,7 +27,12 @@ so no model is called. The ratio per domain is upstream's median over tautrait's
 Memory: ``--inflight`` episodes are held open at once (after their gold actions) and the
 process's peak resident memory is reported.
 
+τ² domains (``tau2-telecom`` and, with ``--tau2 PATH`` or after ``tautrait import tau2``,
+``tau2-mock``, ``tau2-retail``, ``tau2-airline`` and the imported ``tau2:*`` task sets):
+graded episodes of the gold calls against τ²'s data handling; see ``tau2_env_cost.py``.
+
     python bench/env_cost.py --peers ../shared/peers/tau-trait --upstream ~/src/tau-trait
+    python bench/env_cost.py --domains tau2-telecom --tau2 ../shared/peers/tau2-bench/data
 """
 
 from __future__ import annotations
@@ -47,7 +52,11 @@ from tautrait_core.domain import reward as reward_module
 from tautrait_core.domain.reward import compute_reward, replay_actions
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task import Task
+from tautrait_core.domain.task_sets import TAU2_SOURCE
 from tautrait_core.plugins import get_plugin_manager
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tau2_env_cost import bench_tau2_domain, import_tau2_for_this_run
 
 BASELINE_MS = 1000.0
 """CPU time spent at least on the baseline of a domain (see ``measure_for``)."""
@@ -281,7 +290,10 @@ def main() -> None:
     parser.add_argument(
         "--peers", type=Path, default=DEFAULT_PEERS, help="tau-trait reference folder"
     )
-    parser.add_argument("--domains", default="retail,airline,telecom,telehealth")
+    parser.add_argument(
+        "--domains",
+        default="retail,airline,telecom,telehealth,tau2-telecom,tau2-mock,tau2-retail,tau2-airline",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="passes over the test split")
     parser.add_argument("--inflight", type=int, default=256, help="episodes held open at once")
     parser.add_argument(
@@ -296,12 +308,26 @@ def main() -> None:
         metavar="PATH",
         help="a tau-trait checkout: also time its own environment on the same tasks",
     )
+    parser.add_argument(
+        "--tau2",
+        type=Path,
+        metavar="PATH",
+        help="a τ²-bench checkout: imported for this run only (tau2:* task sets); "
+        "the τ² baseline reads its files",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     args = parser.parse_args()
+    if args.tau2 is not None:
+        import_tau2_for_this_run(args.tau2)
     installed = set(get_plugin_manager().names("domain"))
-    domains = []
+    domains, tau2_domains = [], []
     for name in args.domains.split(","):
-        if name not in installed or not (args.peers / "data" / name).is_dir():
+        if name.startswith(f"{TAU2_SOURCE}-"):
+            if name in installed:
+                tau2_domains.append(name)
+            else:
+                print(f"{name}: skipped (domain plugin not installed)")
+        elif name not in installed or not (args.peers / "data" / name).is_dir():
             print(f"{name}: skipped (domain plugin not installed or no reference data)")
         else:
             domains.append(name)
@@ -323,6 +349,8 @@ def main() -> None:
             )
     except UpstreamError as exc:
         sys.exit(f"env_cost.py: error: {exc}")
+    for name in tau2_domains:
+        bench_tau2_domain(name, args, measure, measure_for)
 
 
 def report(result: dict[str, Any], as_json: bool) -> None:

@@ -154,3 +154,42 @@ def test_a_missing_domain_is_refused_in_one_line(peers, checkout) -> None:
     (message,) = finished.stderr.strip().splitlines()
     assert message.startswith("env_cost.py: error: domain telecom is missing from the tau-trait")
     assert message.endswith("(no tau_trait/envs/telecom/env.py)")
+
+
+def run_tau2_bench(*extra: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, str(SCRIPT), "--domains", "tau2-telecom", "--repeat", "1"]
+    command += ["--baseline-samples", "1", "--json", *extra]
+    environment = {**os.environ, "TAUTRAIT_LOAD_PLUGINS": "telecom"}
+    return subprocess.run(command, capture_output=True, text=True, env=environment, timeout=300)
+
+
+def test_tau2_telecom_built_in_tasks_are_graded_against_tau2_data_handling() -> None:
+    tau2 = pytest.importorskip("tautrait_telecom.tau2.domain")
+    finished = run_tau2_bench()
+    assert finished.returncode == 0, finished.stderr
+    (result,) = [json.loads(line) for line in finished.stdout.splitlines()]
+    graded = [task for task in tau2.load_tasks() if task.evaluation_criteria is not None]
+    assert result["domain"] == "tau2-telecom"
+    assert result["tasks"] == result["episodes_timed"] == len(graded) > 0
+    assert result["median_ms"] > 0 and result["baseline_median_ms"] > 0
+    assert result["baseline_files"] == str(tau2.DATA_DIR)
+    expected = round(result["baseline_median_ms"] / result["median_ms"], 1)
+    assert result["speedup_vs_baseline"] == expected
+
+
+def test_tau2_checkout_adds_its_task_sets_with_its_files_as_baseline(
+    tau2_reference: Path, tmp_path: Path
+) -> None:
+    from tautrait_core.testing import build_tau2_checkout
+
+    checkout = build_tau2_checkout(tau2_reference, tmp_path / "tau2-bench", ["telecom"])
+    folder = checkout / "data" / "tau2" / "domains" / "telecom"
+    for path in folder.glob("tasks*.json"):
+        path.write_text(json.dumps(json.loads(path.read_text())[:2]))
+    finished = run_tau2_bench("--tau2", str(checkout))
+    assert finished.returncode == 0, finished.stderr
+    results = {line["domain"]: line for line in map(json.loads, finished.stdout.splitlines())}
+    assert set(results) == {"tau2-telecom", "tau2:telecom", "tau2:telecom-small"}
+    for name in ("tau2:telecom", "tau2:telecom-small"):
+        assert results[name]["tasks"] == 2
+        assert results[name]["baseline_files"] == str(folder)

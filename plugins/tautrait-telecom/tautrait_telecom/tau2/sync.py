@@ -8,20 +8,20 @@ payment the customer made marks the bill paid; a bill awaiting payment shows up 
 payment request on the phone. The phone does not search the network again here (a resumed
 line shows no service until the phone reconnects, e.g. after a reboot).
 
-It runs after every call, so it reads little: the line and its plan in one plain SQL query,
-and the customer's bills only when some bill awaits payment. Values are written only when they
-change, so an unchanged phone leaves nothing to flush.
+It runs after every call, so it reads little and makes no ORM objects: the surroundings
+row and the line with its plan through plain SQL, and the customer's bills only when some bill
+awaits payment. Values are written only when they change (one plain ``UPDATE``, or on the
+row a tool has loaded, so that it need not be read again), so an unchanged phone leaves
+nothing to flush.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import SQLModel
-
 from tautrait_core import EpisodeDB
+from tautrait_telecom.tau2.schema import Surroundings
 from tautrait_telecom.tau2.tools.agent import bill_by_id, bills_awaiting_payment, customer_by_phone
-from tautrait_telecom.tau2.tools.phone import surroundings
 
 LINE_AND_PLAN = (
     "SELECT line.status, line.roaming_enabled, line.data_used_gb, line.data_refueling_gb, "
@@ -37,35 +37,40 @@ ANY_BILL_AWAITING_PAYMENT = (
 
 def sync_state(db: EpisodeDB) -> None:
     """Mirror the customer's line onto their phone's surroundings (see the module docs)."""
-    around = surroundings(db)
-    phone_number = around.phone_number
+    db.flush()  # in-place edits of loaded rows (a paid request) reach the tables first
+    around = db.read_row(Surroundings, 1)
+    assert around is not None
+    phone_number = around["phone_number"]
     if phone_number is None:
         return
-    db.flush()  # the queries below read the tables directly
-    connection = db.connection()
-    found = connection.exec_driver_sql(LINE_AND_PLAN, (phone_number,)).first()
-    if found is None:
+    found = db.plain_select(LINE_AND_PLAN, (phone_number,))
+    if not found:
         raise ValueError(f"Line with phone number {phone_number} not found")
-    status, roaming_enabled, data_used_gb, data_refueling_gb, data_limit_gb = found
-    assign(around, "line_active", status == "Active")
-    assign(around, "roaming_allowed", bool(roaming_enabled))
-    assign(around, "mobile_data_usage_exceeded", data_used_gb >= data_limit_gb + data_refueling_gb)
-    request = around.payment_request
+    status, roaming_enabled, data_used_gb, data_refueling_gb, data_limit_gb = found[0]
+    wanted: dict[str, Any] = {
+        "line_active": status == "Active",
+        "roaming_allowed": bool(roaming_enabled),
+        "mobile_data_usage_exceeded": data_used_gb >= data_limit_gb + data_refueling_gb,
+    }
+    request = around["payment_request"]
     if request is not None and request["paid"]:
         bill_by_id(db, request["bill_id"]).status = "Paid"
-        around.payment_request = request = None
-    if request is None and connection.exec_driver_sql(ANY_BILL_AWAITING_PAYMENT).first():
+        wanted["payment_request"] = request = None
+    if request is None and db.plain_select(ANY_BILL_AWAITING_PAYMENT):
         awaiting = bills_awaiting_payment(db, customer_by_phone(db, phone_number))
         if awaiting:
             bill = awaiting[0]
-            around.payment_request = {
+            wanted["payment_request"] = {
                 "bill_id": bill.bill_id,
                 "amount_due": bill.total_due,
                 "paid": False,
             }
-
-
-def assign(row: SQLModel, name: str, value: Any) -> None:
-    """Set ``row.name`` to ``value`` unless it already holds it."""
-    if getattr(row, name) != value:
-        setattr(row, name, value)
+    changed = {name: value for name, value in wanted.items() if around[name] != value}
+    if not changed:
+        return
+    loaded = db.identity_map.get(db.identity_key(Surroundings, 1))
+    if loaded is None:
+        db.update_row(Surroundings, 1, changed)
+        return
+    for name, value in changed.items():  # the loaded row stays valid: no reload after
+        setattr(loaded, name, value)

@@ -8,8 +8,12 @@ change them say so.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from tautrait_core import EpisodeDB, tau2_tool
 from tautrait_telecom.tau2.schema import Phone, Surroundings
+
+RowT = TypeVar("RowT", Phone, Surroundings)
 
 user_tool = tau2_tool("TelecomUserTools")
 """Makes a function one of the customer's tools (argument errors name τ²'s user toolkit)."""
@@ -43,12 +47,19 @@ def yes_no(flag: bool) -> str:
 
 def phone(db: EpisodeDB) -> Phone:
     """The customer's phone (the single row of its table)."""
-    return db.get(Phone, 1)  # type: ignore[return-value]
+    return single_row(db, Phone)
 
 
 def surroundings(db: EpisodeDB) -> Surroundings:
     """Where the customer is (the single row of its table)."""
-    return db.get(Surroundings, 1)  # type: ignore[return-value]
+    return single_row(db, Surroundings)
+
+
+def single_row(db: EpisodeDB, model: type[RowT]) -> RowT:
+    """The row of a one-row customer-side table: the episode's loaded object when there is
+    one (tools ask for it many times per call), else loaded."""
+    loaded = db.identity_map.get(db.identity_key(model, 1))
+    return loaded if loaded is not None else db.get(model, 1)  # type: ignore[return-value]
 
 
 def sim_status(device: Phone) -> str:
