@@ -23,6 +23,27 @@ def to_hashable(value: Any) -> Any:
     return value
 
 
+CANONICAL_JSON_KEPT = 8192
+"""How many JSON texts :func:`canonical_json` remembers (it forgets them all when full)."""
+_canonical_json: dict[str | bytes, Any] = {}
+
+
+def canonical_json(raw: str | bytes) -> Any:
+    """``to_hashable(json.loads(raw))``, remembered for the last texts seen.
+
+    A state hash parses the same stored JSON again and again (the agent's copy and the gold
+    replay's copy of a row, every trial of a task); the result is immutable (tuples and JSON
+    scalars), so it can be shared. ``RecursionError`` propagates as from ``json.loads``.
+    """
+    found = _canonical_json.get(raw)
+    if found is None:
+        found = to_hashable(json.loads(raw))
+        if len(_canonical_json) >= CANONICAL_JSON_KEPT:
+            _canonical_json.clear()
+        _canonical_json[raw] = found
+    return found
+
+
 def upstream_hash(data: dict[str, Any]) -> str:
     """``sha256(str(to_hashable(data)))``: upstream's ``consistent_hash`` of its data."""
     return hashlib.sha256(str(to_hashable(data)).encode("utf-8")).hexdigest()

@@ -14,11 +14,12 @@ Tools use it through :meth:`~tautrait_core.domain.state.EpisodeDB.read_row` and 
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import JSON, bindparam
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import Select
@@ -44,7 +45,10 @@ class PlainTable:
         self.pk: list[str] = [column.name for column in table.primary_key.columns]
         types = {column.name: column.type.dialect_impl(dialect) for column in table.columns}
         self._decoders: list[Processor] = [
-            types[name].result_processor(dialect, None) for name in self.columns
+            _json_text_decoder
+            if type(column.type) is JSON and dialect._json_deserializer is None  # type: ignore[attr-defined]
+            else types[column.name].result_processor(dialect, None)
+            for column in table.columns
         ]
         self._encoders: dict[str, Processor] = {
             name: types[name].bind_processor(dialect) for name in self.columns
@@ -84,6 +88,13 @@ class PlainTable:
             statement = f'UPDATE "{self.name}" SET {assignments} WHERE {self._where}'
             self._updates[names] = statement
         return statement
+
+
+def _json_text_decoder(value: Any) -> Any:
+    """What SQLAlchemy's SQLite ``JSON`` result processor returns for a stored value, in one
+    call instead of three: ``None``, the parsed text, or a number as SQLite's numeric
+    affinity gives it back."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
 
 
 _plain_tables: dict[type[SQLModel], PlainTable] = {}

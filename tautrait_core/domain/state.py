@@ -44,7 +44,7 @@ from sqlalchemy.orm import attributes
 from sqlalchemy.pool import QueuePool, StaticPool
 from sqlmodel import Session, SQLModel
 
-from tautrait_core.compat.hashing import to_hashable
+from tautrait_core.compat.hashing import canonical_json
 from tautrait_core.domain.plain_rows import PlainRowAccess, column_values
 
 CHANGE_LOG = "_tautrait_changed"
@@ -87,7 +87,7 @@ class _TableInfo:
             # comes back as a number rather than JSON text.
             if isinstance(raw, str | bytes):
                 try:
-                    canonical[index] = to_hashable(json.loads(raw))
+                    canonical[index] = canonical_json(raw)
                 except RecursionError:  # nested too deeply to canonicalize: the text itself
                     canonical[index] = ("unparsed JSON", raw)
         try:
@@ -220,6 +220,8 @@ class EpisodeDB(PlainRowAccess, Session):
 
     def flush(self, objects: Any = None) -> None:
         """Flush pending changes, including JSON values that were mutated in place."""
+        if not self.identity_map and not self._new and not self._deleted:
+            return  # no ORM object in the session (tools on plain rows): nothing to write
         if not self._autoflushing:
             self._flag_mutated_json()
         super().flush(objects)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from tautrait_core import EpisodeDB, tool
-from tautrait_retail.records import user_record
 from tautrait_retail.schema import User
-from tautrait_retail.tools.orders import address_record
+from tautrait_retail.tools.orders import address_record, user_json
 
 
 @tool(writes=True)
@@ -33,8 +30,9 @@ def modify_user_address(
         country: The country, e.g. 'USA'.
         zip: The zip code, e.g. '97205'.
     """
-    user = db.get(User, user_id)
+    user = db.read_row(User, user_id)
     if user is None:
         return "Error: user not found"
-    user.address = address_record(address1, address2, city, state, country, zip)
-    return json.dumps(user_record(user))
+    user["address"] = address_record(address1, address2, city, state, country, zip)
+    db.update_row(User, user_id, {"address": user["address"]})
+    return user_json(user)

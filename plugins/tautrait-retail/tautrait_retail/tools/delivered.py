@@ -12,6 +12,7 @@ from tautrait_retail.tools.orders import (
     order_json,
     order_owner,
     paying_method,
+    save_order,
 )
 
 
@@ -46,22 +47,22 @@ def exchange_delivered_order_items(
         return swap
     difference = round(swap.difference, 2)
     method = paying_method(
-        db,
-        order,
+        order_owner(db, order),
         payment_method_id,
         difference,
         "Error: insufficient gift card balance to pay for the price difference",
     )
     if isinstance(method, str):
         return method
-    order.status = "exchange requested"
-    order.extra_fields = {
-        **order.extra_fields,
+    order["status"] = "exchange requested"
+    order["extra_fields"] = {
+        **order["extra_fields"],
         "exchange_items": sorted(item_ids),
         "exchange_new_items": sorted(new_item_ids),
         "exchange_payment_method_id": payment_method_id,
         "exchange_price_difference": difference,
     }
+    save_order(db, order, "status", "extra_fields")
     return order_json(db, order)
 
 
@@ -85,20 +86,21 @@ def return_delivered_order_items(
     )
     if isinstance(order, str):
         return order
-    if payment_method_id not in order_owner(db, order).payment_methods:
+    if payment_method_id not in order_owner(db, order)["payment_methods"]:
         return "Error: payment method not found"
     if (
         "gift_card" not in payment_method_id
-        and payment_method_id != order.payment_history[0]["payment_method_id"]
+        and payment_method_id != order["payment_history"][0]["payment_method_id"]
     ):
         return "Error: payment method should be either the original payment method or a gift card"
-    items = expand_items(order.items, catalog_of(db))
+    items = expand_items(order["items"], catalog_of(db))
     if missing_item(items, item_ids) is not None:
         return "Error: some item not found"
-    order.status = "return requested"
-    order.extra_fields = {
-        **order.extra_fields,
+    order["status"] = "return requested"
+    order["extra_fields"] = {
+        **order["extra_fields"],
         "return_items": sorted(item_ids),
         "return_payment_method_id": payment_method_id,
     }
+    save_order(db, order, "status", "extra_fields")
     return order_json(db, order)

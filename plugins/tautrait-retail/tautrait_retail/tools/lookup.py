@@ -9,9 +9,8 @@ from sqlmodel import select
 
 from tautrait_core import EpisodeDB, tool
 from tautrait_retail.catalog import catalog_of
-from tautrait_retail.records import user_record
 from tautrait_retail.schema import Order, User
-from tautrait_retail.tools.orders import order_json
+from tautrait_retail.tools.orders import order_json, user_json
 
 _ZIP = text("json_extract(address, '$.zip') = :zip")
 
@@ -57,7 +56,7 @@ def get_order_details(db: EpisodeDB, order_id: str) -> str:
     Args:
         order_id: The order id, starting with '#', e.g. '#W0000001'.
     """
-    order = db.get(Order, order_id)
+    order = db.read_row(Order, order_id)
     if order is None:
         return "Error: order not found"
     return order_json(db, order)
@@ -84,10 +83,10 @@ def get_user_details(db: EpisodeDB, user_id: str) -> str:
     Args:
         user_id: The user id, e.g. 'maya_ortiz_4521'.
     """
-    user = db.get(User, user_id)
+    user = db.read_row(User, user_id)
     if user is None:
         return "Error: user not found"
-    return json.dumps(user_record(user))
+    return user_json(user)
 
 
 @tool

@@ -1,5 +1,10 @@
 """What the order tools share: the order's owner, its JSON, the checks that open a change
-(order status, items to swap, the paying method) and the address record."""
+(order status, items to swap, the paying method) and the address record.
+
+The tools read and write orders and users as plain rows (column name -> value, see
+``EpisodeDB.read_row``) rather than ORM objects: loading and flushing ORM objects cost most
+of a retail episode. A tool changes a row's values and writes the changed columns back with
+``EpisodeDB.update_row``; what is stored is what the ORM would have stored."""
 
 from __future__ import annotations
 
@@ -10,20 +15,41 @@ from typing import Any
 
 from tautrait_core import EpisodeDB
 from tautrait_retail.catalog import Catalog, catalog_of
-from tautrait_retail.records import expand_items, order_record
+from tautrait_retail.records import ORDER_FIELDS, USER_FIELDS, expand_items
 from tautrait_retail.schema import Order, User
 
-
-def order_json(db: EpisodeDB, order: Order) -> str:
-    """``json.dumps`` of the upstream order record, as the order tools answer."""
-    return json.dumps(order_record(order, catalog_of(db)))
+Row = dict[str, Any]
+"""A row as plain values: column name -> value."""
 
 
-def order_owner(db: EpisodeDB, order: Order) -> User:
-    """The user who placed ``order``; ``KeyError`` if there is none (as upstream)."""
-    user = db.get(User, order.user_id)
+def order_json(db: EpisodeDB, order: Row) -> str:
+    """``json.dumps`` of the upstream order record of an order row, as the order tools
+    answer (the keys of ``records.order_record``)."""
+    record = {name: order[name] for name in ORDER_FIELDS}
+    record["items"] = expand_items(order["items"], catalog_of(db))
+    return json.dumps({**record, **order["extra_fields"]})
+
+
+def user_json(user: Row) -> str:
+    """``json.dumps`` of the upstream user record of a user row (``records.user_record``)."""
+    return json.dumps({name: user[name] for name in USER_FIELDS})
+
+
+def save_order(db: EpisodeDB, order: Row, *names: str) -> None:
+    """Write the columns ``names`` of the order row ``order`` back to the episode."""
+    db.update_row(Order, order["order_id"], {name: order[name] for name in names})
+
+
+def save_payment_methods(db: EpisodeDB, user: Row) -> None:
+    """Write the payment methods (gift card balances) of the user row ``user`` back."""
+    db.update_row(User, user["user_id"], {"payment_methods": user["payment_methods"]})
+
+
+def order_owner(db: EpisodeDB, order: Row) -> Row:
+    """The row of the user who placed ``order``; ``KeyError`` if there is none (as upstream)."""
+    user = db.read_row(User, order["user_id"])
     if user is None:
-        raise KeyError(order.user_id)
+        raise KeyError(order["user_id"])
     return user
 
 
@@ -59,13 +85,13 @@ def price_difference(
     return difference, None
 
 
-def order_in_status(db: EpisodeDB, order_id: str, status: str, refusal: str) -> Order | str:
-    """The order ``order_id`` if its status is ``status``; otherwise the error observation
-    (``refusal`` for an order in another status)."""
-    order = db.get(Order, order_id)
+def order_in_status(db: EpisodeDB, order_id: str, status: str, refusal: str) -> Row | str:
+    """The row of the order ``order_id`` if its status is ``status``; otherwise the error
+    observation (``refusal`` for an order in another status)."""
+    order = db.read_row(Order, order_id)
     if order is None:
         return "Error: order not found"
-    if order.status != status:
+    if order["status"] != status:
         return refusal
     return order
 
@@ -82,12 +108,12 @@ class ItemSwap:
 
 
 def check_item_swap(
-    db: EpisodeDB, order: Order, item_ids: Sequence[str], new_item_ids: Sequence[str]
+    db: EpisodeDB, order: Row, item_ids: Sequence[str], new_item_ids: Sequence[str]
 ) -> ItemSwap | str:
     """The swap of ``item_ids`` for ``new_item_ids`` (pairwise) in ``order``, or the error
     observation, checked in upstream's order (exchanges and pending modifications alike)."""
     catalog = catalog_of(db)
-    items = expand_items(order.items, catalog)
+    items = expand_items(order["items"], catalog)
     missing = missing_item(items, item_ids)
     if missing is not None:
         return f"Error: {missing} not found"
@@ -100,11 +126,12 @@ def check_item_swap(
 
 
 def paying_method(
-    db: EpisodeDB, order: Order, payment_method_id: str, amount: int | float, shortfall: str
+    owner: Row, payment_method_id: str, amount: int | float, shortfall: str
 ) -> dict[str, Any] | str:
-    """The saved payment method of the order's owner that pays ``amount``, or the error
-    observation (``shortfall`` for a gift card whose balance is below ``amount``)."""
-    methods = order_owner(db, order).payment_methods
+    """The saved payment method of the user row ``owner`` that pays ``amount`` (part of the
+    row), or the error observation (``shortfall`` for a gift card whose balance is below
+    ``amount``)."""
+    methods = owner["payment_methods"]
     if payment_method_id not in methods:
         return "Error: payment method not found"
     method = methods[payment_method_id]

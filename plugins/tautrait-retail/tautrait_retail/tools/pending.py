@@ -16,6 +16,8 @@ from tautrait_retail.tools.orders import (
     order_json,
     order_owner,
     paying_method,
+    save_order,
+    save_payment_methods,
 )
 
 CANCEL_REASONS = ("no longer needed", "ordered by mistake")
@@ -56,7 +58,8 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: CancelReason) -> 
     if reason not in CANCEL_REASONS:
         return "Error: invalid reason"
     refunds = []
-    for payment in order.payment_history:
+    owner = None
+    for payment in order["payment_history"]:
         method_id = payment["payment_method_id"]
         refunds.append(
             {
@@ -66,11 +69,15 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: CancelReason) -> 
             }
         )
         if "gift_card" in method_id:
-            method = order_owner(db, order).payment_methods[method_id]
-            _round_balance(method, payment["amount"])
-    order.status = "cancelled"
-    order.extra_fields = {**order.extra_fields, "cancel_reason": reason}
-    order.payment_history = [*order.payment_history, *refunds]
+            if owner is None:
+                owner = order_owner(db, order)
+            _round_balance(owner["payment_methods"][method_id], payment["amount"])
+    if owner is not None:
+        save_payment_methods(db, owner)
+    order["status"] = "cancelled"
+    order["extra_fields"] = {**order["extra_fields"], "cancel_reason": reason}
+    order["payment_history"] = [*order["payment_history"], *refunds]
+    save_order(db, order, "status", "extra_fields", "payment_history")
     return order_json(db, order)
 
 
@@ -100,7 +107,8 @@ def modify_pending_order_address(
     order = order_in_status(db, order_id, "pending", MODIFY_REFUSAL)
     if isinstance(order, str):
         return order
-    order.address = address_record(address1, address2, city, state, country, zip)
+    order["address"] = address_record(address1, address2, city, state, country, zip)
+    save_order(db, order, "address")
     return order_json(db, order)
 
 
@@ -130,17 +138,17 @@ def modify_pending_order_items(
     if isinstance(swap, str):
         return swap
     catalog, items, difference = swap.catalog, swap.items, swap.difference
+    owner = order_owner(db, order)
     method = paying_method(
-        db,
-        order,
+        owner,
         payment_method_id,
         difference,
         "Error: insufficient gift card balance to pay for the new item",
     )
     if isinstance(method, str):
         return method
-    order.payment_history = [
-        *order.payment_history,
+    order["payment_history"] = [
+        *order["payment_history"],
         {
             "transaction_type": "payment" if difference > 0 else "refund",
             "amount": abs(difference),
@@ -149,6 +157,7 @@ def modify_pending_order_items(
     ]
     if method["source"] == "gift_card":
         _round_balance(method, -difference)
+        save_payment_methods(db, owner)
     try:
         for item_id, new_item_id in zip(item_ids, new_item_ids, strict=False):
             item = first_item(items, item_id)
@@ -159,8 +168,10 @@ def modify_pending_order_items(
             item["price"] = variant.price
             item["options"] = dict(variant.options)
     finally:
-        order.items = compact_items(items, catalog)
-    order.status = "pending (item modified)"
+        order["items"] = compact_items(items, catalog)
+        save_order(db, order, "payment_history", "items")
+    order["status"] = "pending (item modified)"
+    save_order(db, order, "status")
     return order_json(db, order)
 
 
@@ -177,10 +188,11 @@ def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id
     order = order_in_status(db, order_id, "pending", MODIFY_REFUSAL)
     if isinstance(order, str):
         return order
-    methods = order_owner(db, order).payment_methods
+    owner = order_owner(db, order)
+    methods = owner["payment_methods"]
     if payment_method_id not in methods:
         return "Error: payment method not found"
-    history = order.payment_history
+    history = order["payment_history"]
     if len(history) > 1 or history[0]["transaction_type"] != "payment":
         return "Error: there should be exactly one payment for a pending order"
     old_method_id = history[0]["payment_method_id"]
@@ -190,13 +202,16 @@ def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id
     method = methods[payment_method_id]
     if method["source"] == "gift_card" and method["balance"] < amount:
         return "Error: insufficient gift card balance to pay for the order"
-    order.payment_history = [
+    order["payment_history"] = [
         *history,
         {"transaction_type": "payment", "amount": amount, "payment_method_id": payment_method_id},
         {"transaction_type": "refund", "amount": amount, "payment_method_id": old_method_id},
     ]
+    save_order(db, order, "payment_history")
     if method["source"] == "gift_card":
         _round_balance(method, -amount)
     if "gift_card" in old_method_id:
         _round_balance(methods[old_method_id], amount)
+    if method["source"] == "gift_card" or "gift_card" in old_method_id:
+        save_payment_methods(db, owner)
     return order_json(db, order)
