@@ -84,6 +84,7 @@ def store_run(
         "traits": traits,
         "num_trials": max(len(trials) for trials in outcomes.values()),
         "task_ids": sorted(outcomes),
+        "max_steps": 30,  # a prepared τ-bench run stores the limit it used
     }
     options.update(settings)
     config = RunConfig.model_validate(options)
