@@ -6,11 +6,10 @@
   (``sqlite3.Connection.deserialize``: a memory copy, no re-parsing of seed data). Tools get
   it as their first argument. An episode's changes stay in one transaction, rolled back
   when the episode ends; the copy, back to the template's rows, is then kept (up to
-  ``KEPT_COPIES``) for a later episode, which so skips opening a copy and SQLite's parsing
-  of its schema (most of an episode's fixed cost on a small database). A copy whose
-  changes were committed is dropped instead. ``db.today`` is the episode's date, fixed
-  when it starts, so a tool that stamps dates does so identically in the agent's run and
-  in the gold replay.
+  ``KEPT_COPIES``) for a later episode, which skips opening a copy and parsing its schema
+  (most of the fixed cost on a small database); a copy whose changes were committed is
+  dropped. ``db.today`` is the episode's date, fixed when it starts, so a tool that stamps
+  dates does so identically in the agent's run and in the gold replay.
 * The canonical state hash covers every table. It is computed from the template's content
   hash plus the rows that differ from the template (triggers log every written primary
   key), so its cost grows with what an episode changed, not with the size of the database:
