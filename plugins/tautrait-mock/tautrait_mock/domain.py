@@ -9,7 +9,7 @@ from __future__ import annotations
 from tautrait_core import TAU2_UNKNOWN_TOOL, ConfigError, Domain, tau2_data_file
 from tautrait_mock import data
 from tautrait_mock.schema import TABLES
-from tautrait_mock.tools import AGENT_FUNCTIONS, TOOLS, WRITE_TOOLS
+from tautrait_mock.tools import AGENT_FUNCTIONS, TOOLS
 
 NOT_IMPORTED = "(τ²-bench's mock policy is not imported: tautrait import tau2 PATH)"
 
@@ -32,7 +32,6 @@ def build_domain() -> Domain:
         tables=TABLES,
         seed_data=data.seed_rows,
         tools=TOOLS,
-        write_tools=WRITE_TOOLS,
         terminating_tools=["transfer_to_human_agents"],
         default_task_set="tau2:mock",
         agent_functions=AGENT_FUNCTIONS,

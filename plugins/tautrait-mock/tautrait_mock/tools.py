@@ -32,7 +32,7 @@ def _user(db: EpisodeDB, user_id: str) -> MockUser:
     return user
 
 
-@mock_tool
+@mock_tool(writes=True)
 def create_task(db: EpisodeDB, user_id: str, title: str, description: str | None = None) -> str:
     """Create a new task for a user.
 
@@ -74,7 +74,7 @@ def transfer_to_human_agents(db: EpisodeDB, summary: str) -> str:
     return "Transfer successful"
 
 
-@mock_tool
+@mock_tool(writes=True)
 def update_task_status(db: EpisodeDB, task_id: str, status: Literal["pending", "completed"]) -> str:
     """Set the status of a task.
 
@@ -89,7 +89,6 @@ def update_task_status(db: EpisodeDB, task_id: str, status: Literal["pending", "
 
 
 TOOLS: list[Tau2Tool] = [create_task, get_users, transfer_to_human_agents, update_task_status]
-WRITE_TOOLS = ("create_task", "update_task_status")
 
 
 def assert_number_of_tasks(db: EpisodeDB, user_id: str, expected_number: int) -> bool:

@@ -35,13 +35,18 @@ class Tau2Tool(Tool):
         return tau2_json(result)
 
 
-def tau2_tool(toolkit: str) -> Callable[[Callable[..., Any]], Tau2Tool]:
-    """Make a function a :class:`Tau2Tool` of τ²'s toolkit class ``toolkit`` (e.g.
-    ``"MockTools"``): argument errors name ``toolkit.<function>()`` as τ² does."""
+def tau2_tool(toolkit: str) -> Callable[..., Any]:
+    """The decorator that makes a function a :class:`Tau2Tool` of τ²'s toolkit class
+    ``toolkit`` (e.g. ``"MockTools"``): argument errors name ``toolkit.<function>()`` as τ²
+    does. Used bare or as ``@decorator(writes=True)`` for a tool that changes the database,
+    as :func:`tautrait_core.tool`."""
 
-    def wrap(function: Callable[..., Any]) -> Tau2Tool:
-        function.__qualname__ = f"{toolkit}.{function.__name__}"
-        return Tau2Tool(function)
+    def wrap(function: Callable[..., Any] | None = None, *, writes: bool = False) -> Any:
+        def make(function: Callable[..., Any]) -> Tau2Tool:
+            function.__qualname__ = f"{toolkit}.{function.__name__}"
+            return Tau2Tool(function, writes=writes)
+
+        return make if function is None else make(function)
 
     return wrap
 

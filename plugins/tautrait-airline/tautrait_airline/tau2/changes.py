@@ -82,7 +82,7 @@ def pay_update(user: User, payment_id: str, total: float) -> dict[str, Any] | No
     return {"payment_id": payment_id, "amount": total} if total != 0 else None
 
 
-@airline_tool
+@airline_tool(writes=True)
 def book_reservation(
     db: EpisodeDB,
     user_id: str,
@@ -186,7 +186,7 @@ def book_reservation(
     return reservation_answer(reservation)
 
 
-@airline_tool
+@airline_tool(writes=True)
 def cancel_reservation(db: EpisodeDB, reservation_id: str) -> str:
     """Cancel the whole reservation; every payment is refunded.
 
@@ -202,7 +202,7 @@ def cancel_reservation(db: EpisodeDB, reservation_id: str) -> str:
     return reservation_answer(reservation)
 
 
-@airline_tool
+@airline_tool(writes=True)
 def send_certificate(db: EpisodeDB, user_id: str, amount: int) -> str:
     """Send a certificate to a user (as compensation).
 
@@ -222,7 +222,7 @@ def send_certificate(db: EpisodeDB, user_id: str, amount: int) -> str:
     raise ValueError("Too many certificates")
 
 
-@airline_tool
+@airline_tool(writes=True)
 def update_reservation_baggages(
     db: EpisodeDB,
     reservation_id: str,
@@ -249,7 +249,7 @@ def update_reservation_baggages(
     return reservation_answer(reservation)
 
 
-@airline_tool
+@airline_tool(writes=True)
 def update_reservation_flights(
     db: EpisodeDB,
     reservation_id: str,
@@ -309,7 +309,7 @@ def update_reservation_flights(
     return reservation_answer(reservation)
 
 
-@airline_tool
+@airline_tool(writes=True)
 def update_reservation_passengers(
     db: EpisodeDB, reservation_id: str, passengers: list[Passenger]
 ) -> str:

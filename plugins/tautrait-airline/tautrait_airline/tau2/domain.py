@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tautrait_airline.schema import TABLES
 from tautrait_airline.tau2.records import seed_rows
-from tautrait_airline.tau2.tools import TOOLS, WRITE_TOOLS
+from tautrait_airline.tau2.tools import TOOLS
 from tautrait_core import TAU2_UNKNOWN_TOOL, ConfigError, Domain, tau2_data_file
 
 
@@ -27,7 +27,6 @@ def build_domain() -> Domain:
         tables=TABLES,
         seed_data=seed_rows,
         tools=TOOLS,
-        write_tools=WRITE_TOOLS,
         terminating_tools=["transfer_to_human_agents"],
         default_task_set="tau2:airline",
     )

@@ -136,13 +136,3 @@ TOOLS: list[Tau2Tool] = [
     update_reservation_flights,
     update_reservation_passengers,
 ]
-
-
-WRITE_TOOLS = (
-    "book_reservation",
-    "cancel_reservation",
-    "send_certificate",
-    "update_reservation_baggages",
-    "update_reservation_flights",
-    "update_reservation_passengers",
-)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tautrait_core import TAU2_UNKNOWN_TOOL, ConfigError, Domain, tau2_data_file
 from tautrait_retail.schema import TABLES
 from tautrait_retail.tau2.records import seed_rows
-from tautrait_retail.tau2.tools import TOOLS, WRITE_TOOLS
+from tautrait_retail.tau2.tools import TOOLS
 
 
 def _policy() -> str:
@@ -25,7 +25,6 @@ def build_domain() -> Domain:
         tables=TABLES,
         seed_data=seed_rows,
         tools=TOOLS,
-        write_tools=WRITE_TOOLS,
         terminating_tools=["transfer_to_human_agents"],
         default_task_set="tau2:retail",
     )

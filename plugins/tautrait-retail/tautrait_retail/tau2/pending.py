@@ -21,7 +21,7 @@ from tautrait_retail.tau2.orders import (
 )
 
 
-@retail_tool
+@retail_tool(writes=True)
 def cancel_pending_order(db: EpisodeDB, order_id: str, reason: str) -> str:
     """Cancel a pending order; payments are refunded (gift cards at once).
 
@@ -53,7 +53,7 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: str) -> str:
     return order_answer(db, order)
 
 
-@retail_tool
+@retail_tool(writes=True)
 def modify_pending_order_address(
     db: EpisodeDB,
     order_id: str,
@@ -84,7 +84,7 @@ def modify_pending_order_address(
     return order_answer(db, order)
 
 
-@retail_tool
+@retail_tool(writes=True)
 def modify_pending_order_items(
     db: EpisodeDB,
     order_id: str,
@@ -133,7 +133,7 @@ def modify_pending_order_items(
     return order_answer(db, order)
 
 
-@retail_tool
+@retail_tool(writes=True)
 def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id: str) -> str:
     """Modify the payment method of a pending order.
 

@@ -48,7 +48,7 @@ def calculate(db: EpisodeDB, expression: str) -> str:
     return tau2_calculate(expression)
 
 
-@retail_tool
+@retail_tool(writes=True)
 def exchange_delivered_order_items(
     db: EpisodeDB,
     order_id: str,
@@ -161,7 +161,7 @@ def list_all_product_types(db: EpisodeDB) -> str:
     return json.dumps({name: product_id for product_id, name in names.items()}, sort_keys=True)
 
 
-@retail_tool
+@retail_tool(writes=True)
 def modify_user_address(
     db: EpisodeDB,
     user_id: str,
@@ -190,7 +190,7 @@ def modify_user_address(
     return json.dumps(user_record(user))
 
 
-@retail_tool
+@retail_tool(writes=True)
 def return_delivered_order_items(
     db: EpisodeDB, order_id: str, item_ids: list[str], payment_method_id: str
 ) -> str:
@@ -246,6 +246,3 @@ TOOLS: list[Tau2Tool] = [
     return_delivered_order_items,
     transfer_to_human_agents,
 ]
-WRITE_TOOLS = tuple(
-    t.name for t in TOOLS if t.name.startswith(("cancel", "exchange", "modify", "return"))
-)

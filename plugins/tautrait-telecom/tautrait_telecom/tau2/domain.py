@@ -32,7 +32,6 @@ from tautrait_telecom.tau2.tools import (
     AGENT_TOOLS,
     USER_FUNCTIONS,
     USER_TOOLS,
-    WRITE_TOOLS,
 )
 
 PACKAGE = Path(__file__).parent
@@ -94,7 +93,6 @@ def build_domain(variant: str = "manual") -> Domain:
         },
         default_task_set="test",
         user_table=Customer,
-        write_tools=WRITE_TOOLS,
         user_tools=USER_TOOLS,
         user_tables=list(USER_TABLES.values()),
         agent_functions=AGENT_FUNCTIONS,

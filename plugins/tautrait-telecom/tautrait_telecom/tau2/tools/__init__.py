@@ -41,14 +41,4 @@ USER_TOOLS = [
 ]
 """The customer's 30 tools, in the order the user simulator's model sees them."""
 
-WRITE_TOOLS = [
-    "suspend_line",
-    "resume_line",
-    "send_payment_request",
-    "enable_roaming",
-    "disable_roaming",
-    "refuel_data",
-]
-"""The agent tools that change the carrier's records (τ²'s ``write`` tools)."""
-
-__all__ = ["AGENT_FUNCTIONS", "AGENT_TOOLS", "USER_FUNCTIONS", "USER_TOOLS", "WRITE_TOOLS"]
+__all__ = ["AGENT_FUNCTIONS", "AGENT_TOOLS", "USER_FUNCTIONS", "USER_TOOLS"]

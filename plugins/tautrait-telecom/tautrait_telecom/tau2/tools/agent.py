@@ -149,7 +149,7 @@ def get_details_by_id(db: EpisodeDB, id: str) -> Record:
     raise ValueError(f"Unknown ID format or type: {id}")
 
 
-@agent_tool
+@agent_tool(writes=True)
 def suspend_line(db: EpisodeDB, customer_id: str, line_id: str, reason: str) -> dict[str, Any]:
     """Suspend an active line of a customer (a monthly holding fee applies).
 
@@ -169,7 +169,7 @@ def suspend_line(db: EpisodeDB, customer_id: str, line_id: str, reason: str) -> 
     }
 
 
-@agent_tool
+@agent_tool(writes=True)
 def resume_line(db: EpisodeDB, customer_id: str, line_id: str) -> dict[str, Any]:
     """Resume a suspended (or pending) line of a customer.
 
@@ -199,7 +199,7 @@ def get_bills_for_customer(db: EpisodeDB, customer_id: str, limit: int = 12) -> 
     return [record(bill) for bill in newest_first[:limit]]
 
 
-@agent_tool
+@agent_tool(writes=True)
 def send_payment_request(db: EpisodeDB, customer_id: str, bill_id: str) -> str:
     """Ask the customer to pay one of their bills (they see it on their phone).
 
@@ -236,7 +236,7 @@ def get_data_usage(db: EpisodeDB, customer_id: str, line_id: str) -> dict[str, A
     }
 
 
-@agent_tool
+@agent_tool(writes=True)
 def enable_roaming(db: EpisodeDB, customer_id: str, line_id: str) -> str:
     """Turn on international roaming for a line.
 
@@ -251,7 +251,7 @@ def enable_roaming(db: EpisodeDB, customer_id: str, line_id: str) -> str:
     return "Roaming enabled successfully"
 
 
-@agent_tool
+@agent_tool(writes=True)
 def disable_roaming(db: EpisodeDB, customer_id: str, line_id: str) -> str:
     """Turn off international roaming for a line.
 
@@ -277,7 +277,7 @@ def transfer_to_human_agents(db: EpisodeDB, summary: str) -> str:
     return "Transfer successful"
 
 
-@agent_tool
+@agent_tool(writes=True)
 def refuel_data(db: EpisodeDB, customer_id: str, line_id: str, gb_amount: float) -> dict[str, Any]:
     """Add data to a line for the current cycle, charged at the plan's refuelling price.
 
