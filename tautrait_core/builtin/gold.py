@@ -8,8 +8,7 @@ runs of the agent's actions, and runs of the customer's (``requestor="user"``).
 
 from __future__ import annotations
 
-from typing import Any
-
+from tautrait_core.domain.criteria_checks import as_action
 from tautrait_core.domain.task import Action, Task
 
 
@@ -19,17 +18,6 @@ def gold_actions(task: Task) -> list[Action]:
     if criteria is not None and criteria.actions is not None:
         return [as_action(action) for action in criteria.actions]
     return list(task.actions)
-
-
-def as_action(value: Any) -> Action:
-    """An :class:`Action` from an action object or a τ²-style dict (``arguments`` is our
-    ``kwargs``)."""
-    if isinstance(value, Action):
-        return value
-    data = dict(value)
-    if "arguments" in data and "kwargs" not in data:
-        data["kwargs"] = data.pop("arguments")
-    return Action.model_validate(data)
 
 
 def required_outputs(task: Task) -> list[str]:

@@ -29,6 +29,16 @@ def action_from_tau2(data: Mapping[str, Any]) -> Action:
     )
 
 
+def as_action(item: Action | Mapping[str, Any]) -> Action:
+    """An :class:`Action` from an action object, a τ²-style dict (``arguments``) or one in
+    our own shape (``kwargs``): how a task's evaluation criteria may hold their actions."""
+    if isinstance(item, Action):
+        return item
+    if "arguments" in item:
+        return action_from_tau2(item)
+    return Action.model_validate(item)
+
+
 def action_to_tau2(action: Action) -> dict[str, Any]:
     """An :class:`Action` in τ²'s JSON shape and field order."""
     return {

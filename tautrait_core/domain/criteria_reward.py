@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from tautrait_core.domain.criteria import EnvAssertion, RewardBasis
 from tautrait_core.domain.criteria_checks import (
-    action_from_tau2,
+    as_action,
     grade_actions,
     grade_communicate,
     message_side,
@@ -97,7 +97,7 @@ def grade_criteria(
             info={"note": "NL_ASSERTION is in the reward basis and no judge model was given"},
             not_scoreable="needs a judge model (--judge-model) for its NL assertions",
         )
-    gold_actions = [_as_action(item) for item in criteria.actions or []]
+    gold_actions = [as_action(item) for item in criteria.actions or []]
     env = _grade_environment(domain, task, template, messages, today, gold_actions, basis)
     action_reward, action_checks, action_info = grade_actions(gold_actions, messages)
     comm_reward, comm_checks, comm_info = grade_communicate(criteria.communicate_info, messages)
@@ -147,14 +147,6 @@ def _reward_info(
         gt_data_hash=hashes[1],
         **components,
     )
-
-
-def _as_action(item: Action | Mapping[str, Any]) -> Action:
-    if isinstance(item, Action):
-        return item
-    if "arguments" in item:
-        return action_from_tau2(item)
-    return Action.model_validate(item)
 
 
 class _EnvironmentGrade:
