@@ -13,8 +13,6 @@ score 1 is reported: no agent, not even the oracle, can pass it.
 
 from __future__ import annotations
 
-import json
-
 from pydantic import BaseModel, Field, ValidationError
 
 from tautrait_core.builtin.gold import gold_actions
@@ -25,7 +23,7 @@ from tautrait_core.domain.reward import is_gold_tool_call, outputs_found
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.domain.tools import describe_validation_error
-from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.episode.messages import STOP_TOKEN, Message, tool_call_messages
 from tautrait_core.episode.tool_execution import sync_state
 
 GOLD_REPLY_WITHOUT_INFO = "Your request has been handled."
@@ -118,8 +116,8 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
             if not domain.is_error(observation):
                 sync_state(domain, db)
             observations.append(observation)
-            trajectory += _call_messages(
-                index, action.requestor, action.name, action.kwargs, observation
+            trajectory += tool_call_messages(
+                f"gold_{index}", action.requestor, action.name, action.kwargs, observation
             )
             if domain.is_error(observation):
                 first_line = observation.splitlines()[0][:200] if observation else ""
@@ -146,20 +144,6 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
                 TaskProblem(kind="output_unreachable", detail=f"no tool output contains {output!r}")
             )
     return report
-
-
-def _call_messages(
-    index: int, requestor: str, name: str, arguments: dict[str, object], observation: str
-) -> list[Message]:
-    """A gold call and its result as an episode records them."""
-    by_user = "user" if requestor == "user" else None
-    call = ToolCall(id=f"gold_{index}", name=name, arguments=json.dumps(arguments))
-    return [
-        Message(role=by_user or "assistant", tool_calls=[call], requestor=by_user),
-        Message(
-            role="tool", content=observation, tool_call_id=call.id, name=name, requestor=by_user
-        ),
-    ]
 
 
 def _graded_gold_replay(

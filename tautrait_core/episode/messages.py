@@ -62,3 +62,18 @@ class Message(BaseModel):
             message["tool_call_id"] = self.tool_call_id
             message["name"] = self.name
         return message
+
+
+def tool_call_messages(
+    call_id: str, requestor: str, name: str, arguments: dict[str, Any], observation: str
+) -> list[Message]:
+    """One tool call and its result as an episode records them (``requestor`` ``"user"``
+    for the customer's call in a dual-control domain)."""
+    by_user: Literal["user"] | None = "user" if requestor == "user" else None
+    call = ToolCall(id=call_id, name=name, arguments=json.dumps(arguments))
+    return [
+        Message(role=by_user or "assistant", tool_calls=[call], requestor=by_user),
+        Message(
+            role="tool", content=observation, tool_call_id=call_id, name=name, requestor=by_user
+        ),
+    ]

@@ -16,7 +16,7 @@ from typing import Any
 
 from tautrait_core.domain.initial_state import history_messages
 from tautrait_core.domain.task import Task
-from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.episode.messages import STOP_TOKEN, Message, tool_call_messages
 
 GREETING = "Hi! How can I help you today?"
 """The agent's first message in a τ² run without a message history."""
@@ -39,25 +39,8 @@ def golden_trajectory(record: dict[str, Any], task: Task) -> list[Message]:
             Message(role="user", content="I need help with my account."),
         ]
     for index, call in enumerate(record["calls"]):
-        by_user = call["requestor"] == "user"
-        call_id = f"call_{index}"
-        messages.append(
-            Message(
-                role="user" if by_user else "assistant",
-                tool_calls=[
-                    ToolCall(id=call_id, name=call["name"], arguments=json.dumps(call["arguments"]))
-                ],
-                requestor="user" if by_user else None,
-            )
-        )
-        messages.append(
-            Message(
-                role="tool",
-                content=call["output"],
-                tool_call_id=call_id,
-                name=call["name"],
-                requestor="user" if by_user else None,
-            )
+        messages += tool_call_messages(
+            f"call_{index}", call["requestor"], call["name"], call["arguments"], call["output"]
         )
     messages.append(Message(role="assistant", content=record["final_assistant_text"]))
     messages.append(Message(role="user", content=STOP_TOKEN))
