@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from tautrait_core.domain.hook import domain_hook
     from tautrait_core.domain.initial_state import apply_initial_state
     from tautrait_core.domain.layout import DomainLayout
+    from tautrait_core.domain.plain_rows import PlainRecord
     from tautrait_core.domain.reward import (
         RewardInfo,
         compute_reward,
@@ -127,6 +128,7 @@ _EXPORTS = {
     "tool": "tautrait_core.domain.tools",
     "ERROR_PREFIX": "tautrait_core.domain.tools",
     "EpisodeDB": "tautrait_core.domain.state",
+    "PlainRecord": "tautrait_core.domain.plain_rows",
     "StateTemplate": "tautrait_core.domain.state",
     "TemplateCache": "tautrait_core.domain.template_cache",
     "per_template": "tautrait_core.domain.template_cache",
@@ -259,6 +261,7 @@ __all__ = [
     "ModelCall",
     "ModelSpec",
     "Outcome",
+    "PlainRecord",
     "PluginError",
     "PreparedRun",
     "ProviderError",

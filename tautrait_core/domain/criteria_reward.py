@@ -23,6 +23,7 @@ Every component is reported whether it counts or not; each in τ²'s JSON shape.
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -176,11 +177,7 @@ def _grade_environment(
     if criteria.actions is None and criteria.env_assertions is None:
         grade.info = {"note": "No expected actions or env assertions"}
         return grade
-    with template.new_episode(today) as gold_db:
-        _apply_initial_state(domain, gold_db, task, with_history=True)
-        for action in gold_actions:
-            run_side_tool(domain, gold_db, action.requestor, action.name, dict(action.kwargs))
-        gold_hashes = side_hashes(domain, gold_db)
+    gold_hashes = gold_side_hashes(domain, task, template, today, gold_actions)
     with template.new_episode(today) as db:
         _apply_initial_state(domain, db, task, with_history=False)
         for message in messages:
@@ -204,6 +201,35 @@ def _grade_environment(
         grade.reward *= assertions_reward
         grade.breakdown[RewardBasis.ENV_ASSERTION.value] = assertions_reward
     return grade
+
+
+_gold_hashes: dict[tuple[int, int, str, dt.date | None], tuple[str, str | None]] = {}
+_gold_lock = threading.Lock()
+
+
+def gold_side_hashes(
+    domain: Domain,
+    task: Task,
+    template: StateTemplate,
+    today: dt.date | None,
+    gold_actions: Sequence[Action],
+) -> tuple[str, str | None]:
+    """Both sides' hashes after the gold actions, on a fresh copy with the task's initial
+    state (errors swallowed, no sync). They depend only on the domain, the task, the
+    template and the date, so each is computed once per process."""
+    key = (id(domain), id(template), task.model_dump_json(), today)
+    with _gold_lock:
+        found = _gold_hashes.get(key)
+    if found is not None:
+        return found
+    with template.new_episode(today) as gold_db:
+        _apply_initial_state(domain, gold_db, task, with_history=True)
+        for action in gold_actions:
+            run_side_tool(domain, gold_db, action.requestor, action.name, dict(action.kwargs))
+        found = side_hashes(domain, gold_db)
+    with _gold_lock:
+        _gold_hashes[key] = found
+    return found
 
 
 def _apply_initial_state(domain: Domain, db: EpisodeDB, task: Task, *, with_history: bool) -> None:

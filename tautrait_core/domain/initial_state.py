@@ -5,6 +5,11 @@ environment): (1) ``initialization_data`` deep-merged into each side's state, (2
 ``initialization_actions`` run in order on their side, the state sync after each, (3) the
 tool calls of ``message_history`` run again, each output checked against the stored one,
 (4) the state sync. A task without an initial state leaves the database as it is.
+
+A set-up depends only on the domain, the initial state and the episode's date, and the
+run, the grader's two environments and every later trial apply the same one to a fresh
+copy: the image of the first copy set up is kept (:mod:`~tautrait_core.domain.set_up_images`)
+and loaded into the next fresh copy instead of running the set-up again.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 
 from tautrait_core.domain.criteria import EnvFunctionCall, Side
 from tautrait_core.domain.domain import Domain
+from tautrait_core.domain.set_up_images import find_image, keep_image
 from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.domain.task import Task
 from tautrait_core.episode.messages import Message, ToolCall
@@ -37,6 +43,21 @@ def apply_initial_state(domain: Domain, db: EpisodeDB, task: Task) -> list[Messa
     state = task.initial_state
     if state is None:
         return []
+    fresh = db.is_untouched()
+    key = (domain.name, id(domain), state.model_dump_json(), db.today)
+    image = find_image(db.template, key) if fresh else None
+    if image is not None:
+        db.load_image(image)
+        return history_messages(state.message_history or [])
+    history = _set_up(domain, db, task)
+    if fresh:
+        keep_image(db.template, key, db.take_image())
+    return history
+
+
+def _set_up(domain: Domain, db: EpisodeDB, task: Task) -> list[Message]:
+    state = task.initial_state
+    assert state is not None
     data = state.initialization_data
     if data is not None:
         for side, update in (("assistant", data.agent_data), ("user", data.user_data)):

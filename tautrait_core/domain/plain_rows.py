@@ -9,12 +9,16 @@ processors, so a value is stored and read back exactly as the ORM would store an
 triggers see these writes like any other, so state hashes are unaffected.
 
 Tools use it through :meth:`~tautrait_core.domain.state.EpisodeDB.read_row` and the other
-``*_row`` methods of an episode database.
+``*_row`` methods of an episode database. A tool that reads and changes the same row many
+times (a device's settings) takes it as a :class:`PlainRecord`
+(:meth:`~tautrait_core.domain.state.EpisodeDB.record`): attributes as on the ORM object,
+changes written in one ``UPDATE`` at the episode's next flush or query.
 """
 
 from __future__ import annotations
 
 import json
+import marshal
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -62,6 +66,7 @@ class PlainTable:
         )
         self.delete = f'DELETE FROM "{table.name}" WHERE {self._where}'
         self.name: str = table.name
+        self.json_columns: list[str] = [c.name for c in table.columns if type(c.type) is JSON]
         self._updates: dict[tuple[str, ...], str] = {}
 
     def key_values(self, key: Any) -> list[Any]:
@@ -88,6 +93,55 @@ class PlainTable:
             statement = f'UPDATE "{self.name}" SET {assignments} WHERE {self._where}'
             self._updates[names] = statement
         return statement
+
+
+class PlainRecord:
+    """One row as plain values with attribute access, held by an episode (see
+    :meth:`PlainRowAccess.record`). Setting an attribute marks its column changed; JSON
+    values changed in place are found by comparing with the value read."""
+
+    __slots__ = ("_changed", "_json_read", "_key", "_table", "_values")
+
+    def __init__(self, table: PlainTable, key: Any, values: dict[str, Any]) -> None:
+        object.__setattr__(self, "_table", table)
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_values", values)
+        object.__setattr__(self, "_changed", set())
+        json_read = {name: marshal.dumps(values[name], 2) for name in table.json_columns}
+        object.__setattr__(self, "_json_read", json_read)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"{self._table.name} has no column {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name not in self._values:
+            raise AttributeError(f"{self._table.name} has no column {name!r}")
+        self._values[name] = value
+        self._changed.add(name)
+
+    def _asdict(self) -> dict[str, Any]:
+        """Column name -> value, in the table's column order (a copy)."""
+        return dict(self._values)
+
+    def pending_update(self, in_place: bool) -> tuple[str, list[Any]] | None:
+        """The ``UPDATE`` and its parameters that write the changed columns (``None`` when
+        nothing changed); the record then counts as written. ``in_place``: also look for
+        JSON values changed in place (as the episode's explicit flushes do for ORM rows)."""
+        changed = self._changed
+        for name, read in self._json_read.items() if in_place else ():
+            current = marshal.dumps(self._values[name], 2)
+            if current != read:
+                changed.add(name)
+                self._json_read[name] = current
+        if not changed:
+            return None
+        names = tuple(sorted(changed))
+        changed.clear()
+        parameters = [self._table.encode(name, self._values[name]) for name in names]
+        return self._table.update(names), parameters + self._table.key_values(self._key)
 
 
 def _json_text_decoder(value: Any) -> Any:
@@ -138,6 +192,31 @@ class PlainRowAccess:
     flush every change (in-place JSON edits included) and then expire the row's ORM object
     if the session holds one, so ORM and plain access can be mixed within an episode.
     """
+
+    def record(self: EpisodeDB, model: type[SQLModel], key: Any) -> PlainRecord | None:
+        """The ``model`` row ``key`` as a :class:`PlainRecord` held for the episode (the same
+        object every time), or ``None`` if there is no such row. While it is held, change
+        that row only through it, :meth:`update_row` or :meth:`delete_row`."""
+        found = self._records.get((model, key))
+        if found is None:
+            values = self.read_row(model, key)
+            if values is None:
+                return None
+            table = plain_table(model, self.template.engine.dialect)
+            found = self._records[(model, key)] = PlainRecord(table, key, values)
+        return found
+
+    def _write_records(self: EpisodeDB, in_place: bool) -> None:
+        """Write the changes of the records the episode holds (``in_place``: JSON values
+        changed in place too); an ORM object of the same row, if the session holds one, is
+        expired, so it reloads what was written."""
+        for (model, key), record in self._records.items():
+            update = record.pending_update(in_place)
+            if update is not None:
+                self._raw().execute(*update)
+                loaded = self.identity_map.get(self.identity_key(model, key))
+                if loaded is not None:
+                    self.expire(loaded)
 
     def get(self: EpisodeDB, entity: Any, ident: Any, **options: Any) -> Any:
         """``Session.get``: the object already in the session, else the row loaded (after
@@ -215,6 +294,7 @@ class PlainRowAccess:
         self._forget(model, key)
 
     def _forget(self: EpisodeDB, model: type[SQLModel], key: Any) -> None:
+        self._records.pop((model, key), None)
         loaded = self.identity_map.get(self.identity_key(model, key))
         if loaded is not None:
             self.expire(loaded)

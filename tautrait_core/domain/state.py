@@ -44,9 +44,9 @@ from sqlalchemy.pool import QueuePool, StaticPool
 from sqlmodel import Session, SQLModel
 
 from tautrait_core.compat.hashing import canonical_json
-from tautrait_core.domain.plain_rows import PlainRowAccess, column_values
+from tautrait_core.domain.episode_image import ANY_CHANGE, CHANGE_LOG, EpisodeImageAccess
+from tautrait_core.domain.plain_rows import PlainRecord, PlainRowAccess, column_values
 
-CHANGE_LOG = "_tautrait_changed"
 KEPT_COPIES = 4
 """Copies of a template kept for reuse once their episode ends (see :class:`StateTemplate`)."""
 RowKey = tuple[str, str]
@@ -182,12 +182,14 @@ class StateTemplate:
         return len(self.image)
 
 
-class EpisodeDB(PlainRowAccess, Session):
+class EpisodeDB(PlainRowAccess, EpisodeImageAccess, Session):
     """The database of one episode: a SQLModel session over a private in-memory copy.
 
     Besides the session's ORM methods, tools on hot paths can read and write rows with
     plain SQL (:meth:`read_row`, :meth:`read_rows`, :meth:`update_row`, :meth:`insert_row`,
-    :meth:`delete_row`, :meth:`plain_select`; see :mod:`tautrait_core.domain.plain_rows`).
+    :meth:`delete_row`, :meth:`plain_select`; see :mod:`tautrait_core.domain.plain_rows`),
+    and a set-up copy's content can be taken and loaded whole (:meth:`take_image`,
+    :meth:`load_image`; see :mod:`tautrait_core.domain.episode_image`).
 
     Attributes:
         template: The template this copy was made from.
@@ -203,12 +205,14 @@ class EpisodeDB(PlainRowAccess, Session):
         # Rows stay referenced for the episode: the identity map is weak, and a row whose
         # JSON was mutated in place is not marked dirty until the next flush looks at it.
         self._loaded_rows: list[SQLModel] = []
+        self._records: dict[tuple[type[SQLModel], Any], PlainRecord] = {}
         self._autoflushing = False
         super().__init__(bind=self._connection, autoflush=True, expire_on_commit=False)
 
     def close(self) -> None:
         """Discard the copy."""
         super().close()
+        self._restore_template_content()
         self._connection.close()
 
     def __enter__(self) -> EpisodeDB:
@@ -219,6 +223,8 @@ class EpisodeDB(PlainRowAccess, Session):
 
     def flush(self, objects: Any = None) -> None:
         """Flush pending changes, including JSON values that were mutated in place."""
+        if self._records:
+            self._write_records(in_place=True)
         if not self.identity_map and not self._new and not self._deleted:
             return  # no ORM object in the session (tools on plain rows): nothing to write
         if not self._autoflushing:
@@ -229,6 +235,8 @@ class EpisodeDB(PlainRowAccess, Session):
         # Before a query only the changes SQLAlchemy tracks itself are written; looking
         # for in-place JSON changes in every loaded row before every query cost a quarter
         # of a tool call's time (see the module docstring for when they are looked for).
+        if self._records:
+            self._write_records(in_place=False)
         self._autoflushing = True
         try:
             super()._autoflush()
@@ -311,11 +319,8 @@ def _refuse_changed_copy(connection: sqlite3.Connection, _record: Any, _proxy: A
     """Hand out a kept copy only when it holds the template's rows again: its episode's
     transaction was rolled back, so the change log is empty. A copy whose changes were
     committed is dropped, and the pool makes a fresh one."""
-    if connection.in_transaction or connection.execute(_ANY_CHANGE).fetchone() is not None:
+    if connection.in_transaction or connection.execute(ANY_CHANGE).fetchone() is not None:
         raise exc.DisconnectionError("an episode committed its changes to this copy")
-
-
-_ANY_CHANGE = f'SELECT 1 FROM "{CHANGE_LOG}" LIMIT 1'
 
 
 def _read_fingerprint(

@@ -22,14 +22,18 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, RootModel
 from sqlmodel import JSON, Field, SQLModel
 
+from tautrait_core import PlainRecord
+
 
 class Record(RootModel[dict[str, Any]]):
     """A row as τ² dumps its record: every field in τ²'s order, values as they are (a tool
     returns it, and τ²'s serialisation leaves the numbers of a model's dump alone)."""
 
 
-def record(row: SQLModel) -> Record:
+def record(row: SQLModel | PlainRecord) -> Record:
     """The record of ``row`` (its table's fields, in the order the table declares them)."""
+    if isinstance(row, PlainRecord):
+        return Record(row._asdict())
     return Record({name: getattr(row, name) for name in type(row).model_fields})
 
 

@@ -9,10 +9,9 @@ payment request on the phone. The phone does not search the network again here (
 line shows no service until the phone reconnects, e.g. after a reboot).
 
 It runs after every call, so it reads little and makes no ORM objects: the surroundings
-row and the line with its plan through plain SQL, and the customer's bills only when some bill
-awaits payment. Values are written only when they change (one plain ``UPDATE``, or on the
-row a tool has loaded, so that it need not be read again), so an unchanged phone leaves
-nothing to flush.
+record and the line with its plan through plain SQL, and the customer's bills only when some
+bill awaits payment. Values are set only when they change, so an unchanged phone leaves
+nothing to write.
 """
 
 from __future__ import annotations
@@ -20,8 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from tautrait_core import EpisodeDB
-from tautrait_telecom.tau2.schema import Surroundings
 from tautrait_telecom.tau2.tools.agent import bill_by_id, bills_awaiting_payment, customer_by_phone
+from tautrait_telecom.tau2.tools.phone import surroundings
 
 LINE_AND_PLAN = (
     "SELECT line.status, line.roaming_enabled, line.data_used_gb, line.data_refueling_gb, "
@@ -37,10 +36,8 @@ ANY_BILL_AWAITING_PAYMENT = (
 
 def sync_state(db: EpisodeDB) -> None:
     """Mirror the customer's line onto their phone's surroundings (see the module docs)."""
-    db.flush()  # in-place edits of loaded rows (a paid request) reach the tables first
-    around = db.read_row(Surroundings, 1)
-    assert around is not None
-    phone_number = around["phone_number"]
+    around = surroundings(db)
+    phone_number = around.phone_number
     if phone_number is None:
         return
     found = db.plain_select(LINE_AND_PLAN, (phone_number,))
@@ -52,7 +49,7 @@ def sync_state(db: EpisodeDB) -> None:
         "roaming_allowed": bool(roaming_enabled),
         "mobile_data_usage_exceeded": data_used_gb >= data_limit_gb + data_refueling_gb,
     }
-    request = around["payment_request"]
+    request = around.payment_request
     if request is not None and request["paid"]:
         bill_by_id(db, request["bill_id"]).status = "Paid"
         wanted["payment_request"] = request = None
@@ -65,12 +62,6 @@ def sync_state(db: EpisodeDB) -> None:
                 "amount_due": bill.total_due,
                 "paid": False,
             }
-    changed = {name: value for name, value in wanted.items() if around[name] != value}
-    if not changed:
-        return
-    loaded = db.identity_map.get(db.identity_key(Surroundings, 1))
-    if loaded is None:
-        db.update_row(Surroundings, 1, changed)
-        return
-    for name, value in changed.items():  # the loaded row stays valid: no reload after
-        setattr(loaded, name, value)
+    for name, value in wanted.items():
+        if getattr(around, name) != value:
+            setattr(around, name, value)

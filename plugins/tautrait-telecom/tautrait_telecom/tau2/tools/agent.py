@@ -12,7 +12,7 @@ import datetime as dt
 import hashlib
 from typing import Any
 
-from tautrait_core import EpisodeDB, tau2_tool
+from tautrait_core import EpisodeDB, PlainRecord, tau2_tool
 from tautrait_telecom.tau2.database import rows_in_order
 from tautrait_telecom.tau2.schema import Bill, Customer, Device, Line, Plan, Record, record
 
@@ -25,42 +25,42 @@ agent_tool = tau2_tool("TelecomTools")
 # -- look-ups, raising τ²'s "... not found" errors ---------------------------------------
 
 
-def customer_by_id(db: EpisodeDB, customer_id: str) -> Customer:
-    customer = db.get(Customer, customer_id)
+def customer_by_id(db: EpisodeDB, customer_id: str) -> PlainRecord:
+    customer = db.record(Customer, customer_id)
     if customer is None:
         raise ValueError(f"Customer with ID {customer_id} not found")
     return customer
 
 
-def line_by_id(db: EpisodeDB, line_id: str) -> Line:
-    line = db.get(Line, line_id)
+def line_by_id(db: EpisodeDB, line_id: str) -> PlainRecord:
+    line = db.record(Line, line_id)
     if line is None:
         raise ValueError(f"Line with ID {line_id} not found")
     return line
 
 
-def plan_by_id(db: EpisodeDB, plan_id: str) -> Plan:
-    plan = db.get(Plan, plan_id)
+def plan_by_id(db: EpisodeDB, plan_id: str) -> PlainRecord:
+    plan = db.record(Plan, plan_id)
     if plan is None:
         raise ValueError(f"Plan with ID {plan_id} not found")
     return plan
 
 
-def bill_by_id(db: EpisodeDB, bill_id: str) -> Bill:
-    bill = db.get(Bill, bill_id)
+def bill_by_id(db: EpisodeDB, bill_id: str) -> PlainRecord:
+    bill = db.record(Bill, bill_id)
     if bill is None:
         raise ValueError(f"Bill with ID {bill_id} not found")
     return bill
 
 
-def device_by_id(db: EpisodeDB, device_id: str) -> Device:
-    device = db.get(Device, device_id)
+def device_by_id(db: EpisodeDB, device_id: str) -> PlainRecord:
+    device = db.record(Device, device_id)
     if device is None:
         raise ValueError(f"Device with ID {device_id} not found")
     return device
 
 
-def target_line(db: EpisodeDB, customer_id: str, line_id: str) -> Line:
+def target_line(db: EpisodeDB, customer_id: str, line_id: str) -> PlainRecord:
     """The line ``line_id`` of customer ``customer_id`` (errors as τ² words them)."""
     customer = customer_by_id(db, customer_id)
     if line_id not in customer.line_ids:
@@ -68,21 +68,21 @@ def target_line(db: EpisodeDB, customer_id: str, line_id: str) -> Line:
     return line_by_id(db, line_id)
 
 
-def bills_awaiting_payment(db: EpisodeDB, customer: Customer) -> list[Bill]:
+def bills_awaiting_payment(db: EpisodeDB, customer: PlainRecord) -> list[PlainRecord]:
     """The customer's bills in status Awaiting Payment, in ``bill_ids`` order."""
     bills = [bill_by_id(db, bill_id) for bill_id in customer.bill_ids]
     return [bill for bill in bills if bill.status == "Awaiting Payment"]
 
 
-def customer_by_phone(db: EpisodeDB, phone_number: str) -> Customer:
+def customer_by_phone(db: EpisodeDB, phone_number: str) -> PlainRecord:
     """The first customer whose contact number, or one of whose lines' numbers, is
     ``phone_number``."""
-    for customer in rows_in_order(db, Customer):
-        if customer.phone_number == phone_number:
-            return customer
-        for line_id in customer.line_ids:
-            if line_by_id(db, line_id).phone_number == phone_number:
-                return customer
+    for customer in db.read_rows(Customer, order_by="rowid"):
+        found = customer["phone_number"] == phone_number or any(
+            line_by_id(db, line_id).phone_number == phone_number for line_id in customer["line_ids"]
+        )
+        if found:
+            return customer_by_id(db, customer["customer_id"])
     raise ValueError(f"Customer with phone number {phone_number} not found")
 
 
@@ -165,7 +165,7 @@ def suspend_line(db: EpisodeDB, customer_id: str, line_id: str, reason: str) -> 
     line.suspension_start_date = TODAY
     return {
         "message": "Line suspended successfully. $5/month holding fee will apply.",
-        "line": line,
+        "line": record(line),
     }
 
 

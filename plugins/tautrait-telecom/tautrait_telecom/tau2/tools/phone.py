@@ -2,18 +2,15 @@
 mobile data works, the speed test, MMS and the status bar; and the decorator that makes
 the customer's tools.
 
-Values are τ²'s enum strings. Functions take the phone and surroundings rows; those that
-change them say so.
+Values are τ²'s enum strings. The phone and surroundings rows are read and changed as the
+episode's records (:meth:`~tautrait_core.EpisodeDB.record`): the many small reads and
+writes of a tool call cost no ORM work, and reach the table in one ``UPDATE``.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
-
-from tautrait_core import EpisodeDB, tau2_tool
+from tautrait_core import EpisodeDB, PlainRecord, tau2_tool
 from tautrait_telecom.tau2.schema import Phone, Surroundings
-
-RowT = TypeVar("RowT", Phone, Surroundings)
 
 user_tool = tau2_tool("TelecomUserTools")
 """Makes a function one of the customer's tools (argument errors name τ²'s user toolkit)."""
@@ -45,24 +42,22 @@ def yes_no(flag: bool) -> str:
     return "Yes" if flag else "No"
 
 
-def phone(db: EpisodeDB) -> Phone:
-    """The customer's phone (the single row of its table)."""
-    return single_row(db, Phone)
+def phone(db: EpisodeDB) -> PlainRecord:
+    """The customer's phone (the single row of :class:`~tautrait_telecom.tau2.schema.Phone`)."""
+    found = db.record(Phone, 1)
+    assert found is not None
+    return found
 
 
-def surroundings(db: EpisodeDB) -> Surroundings:
-    """Where the customer is (the single row of its table)."""
-    return single_row(db, Surroundings)
+def surroundings(db: EpisodeDB) -> PlainRecord:
+    """Where the customer is (the single row of
+    :class:`~tautrait_telecom.tau2.schema.Surroundings`)."""
+    found = db.record(Surroundings, 1)
+    assert found is not None
+    return found
 
 
-def single_row(db: EpisodeDB, model: type[RowT]) -> RowT:
-    """The row of a one-row customer-side table: the episode's loaded object when there is
-    one (tools ask for it many times per call), else loaded."""
-    loaded = db.identity_map.get(db.identity_key(model, 1))
-    return loaded if loaded is not None else db.get(model, 1)  # type: ignore[return-value]
-
-
-def sim_status(device: Phone) -> str:
+def sim_status(device: PlainRecord) -> str:
     return "missing" if device.sim_card_missing else device.sim_card_status
 
 

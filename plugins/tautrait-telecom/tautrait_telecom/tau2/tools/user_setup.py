@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from tautrait_core import EpisodeDB
-from tautrait_telecom.tau2.schema import Surroundings
 from tautrait_telecom.tau2.tools import phone as device_state
 from tautrait_telecom.tau2.tools.phone import phone, surroundings
 from tautrait_telecom.tau2.tools.phone_settings import (
@@ -26,7 +25,9 @@ NETWORK_STATUSES = ("connected", "searching", "no_service", "emergency_only")
 
 def set_user_info(db: EpisodeDB, name: str, phone_number: str) -> None:
     """Say who the customer is (the state sync starts mirroring their line)."""
-    db.update_row(Surroundings, 1, {"name": name, "phone_number": phone_number})
+    around = surroundings(db)
+    around.name = name
+    around.phone_number = phone_number
 
 
 def set_user_location(db: EpisodeDB, abroad: bool) -> None:
