@@ -32,7 +32,6 @@ import sys
 import tempfile
 import tomllib
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -160,8 +159,10 @@ def bench_tau2_task_set(
     measure: Callable[[int, Any], list[float]],
     measure_for: Callable[..., list[float]],
     checkout: Path | None,
+    tau2: Tau2Source | None = None,
 ) -> dict[str, Any]:
-    """Median CPU ms per graded episode of ``task_set``, and the baseline beside it."""
+    """Median CPU ms per graded episode of ``task_set``, the baseline beside it, and
+    τ²'s own environment on the same tasks when ``tau2`` is given (telecom only)."""
     label = task_set.name if ":" in task_set.name else domain.name
     tasks = [task for task in task_set.tasks if task.evaluation_criteria is not None]
     calls = {id(task): gold_calls(task) for task in tasks}
@@ -193,9 +194,8 @@ def bench_tau2_task_set(
     result["baseline_median_ms"] = round(baseline_median, 3)
     result["baseline_files"] = str(folder)
     result["speedup_vs_baseline"] = round(baseline_median / ours, 1)
-    source = tau2_source(checkout) if tau2_domain == "telecom" else None
-    if source is not None:
-        timings, not_rewarded = source.episodes(folder, tasks).timed(measure)
+    if tau2 is not None and tau2_domain == "telecom":
+        timings, not_rewarded = tau2.episodes(folder, tasks).timed(measure)
         tau2_median = statistics.median(timings)
         result["tau2_episodes_timed"] = len(timings)
         result["tau2_median_ms"] = round(tau2_median, 3)
@@ -204,17 +204,16 @@ def bench_tau2_task_set(
     return result
 
 
-@cache
-def tau2_source(checkout: Path | None) -> Tau2Source | None:
-    """τ²'s own code from ``checkout`` when it is a τ²-bench source checkout, else ``None``
-    (a data-only folder).
+def tau2_source(domain: Domain, checkout: Path | None) -> Tau2Source | None:
+    """τ²'s own code from ``checkout`` for a telecom domain when ``checkout`` is a
+    τ²-bench source checkout, else ``None`` (a data-only folder, or another domain).
 
     Raises:
         Tau2UpstreamError: the checkout's code cannot be imported.
     """
-    if checkout is None or not is_tau2_source(checkout):
+    if checkout is None or tau2_domain_of(domain.name) != "telecom":
         return None
-    return Tau2Source(checkout)
+    return Tau2Source(checkout) if is_tau2_source(checkout) else None
 
 
 def import_tau2_for_this_run(checkout: Path) -> None:
@@ -236,9 +235,10 @@ def bench_tau2_domain(
     task_sets = graded_task_sets(domain)
     if not task_sets:
         print(f"{name}: skipped (no τ² task sets: give --tau2 PATH or run tautrait import tau2)")
-    for task_set in task_sets:
-        template = template_for(domain, task_set)
-        try:
+    try:
+        tau2 = tau2_source(domain, args.tau2) if task_sets else None
+        for task_set in task_sets:
+            template = template_for(domain, task_set)
             result = bench_tau2_task_set(
                 domain,
                 task_set,
@@ -248,10 +248,11 @@ def bench_tau2_domain(
                 measure,
                 measure_for,
                 args.tau2,
+                tau2,
             )
-        except Tau2UpstreamError as exc:
-            sys.exit(f"env_cost.py: error: {exc}")
-        report_tau2(result, args.json)
+            report_tau2(result, args.json)
+    except Tau2UpstreamError as exc:
+        sys.exit(f"env_cost.py: error: {exc}")
 
 
 def report_tau2(result: dict[str, Any], as_json: bool) -> None:
