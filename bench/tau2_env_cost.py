@@ -195,7 +195,7 @@ def bench_tau2_task_set(
     result["baseline_files"] = str(folder)
     result["speedup_vs_baseline"] = round(baseline_median / ours, 1)
     if tau2 is not None and tau2_domain == "telecom":
-        timings, not_rewarded = tau2.episodes(folder, tasks).timed(measure)
+        timings, not_rewarded = tau2.episodes(folder, tasks).timed(measure, repeat)
         tau2_median = statistics.median(timings)
         result["tau2_episodes_timed"] = len(timings)
         result["tau2_median_ms"] = round(tau2_median, 3)

@@ -175,12 +175,17 @@ class Tau2Episodes:
         )
         return reward_info.reward
 
-    def timed(self, measure: Callable[[int, Any], list[float]]) -> tuple[list[float], int]:
-        """CPU ms of every task's episode (after one untimed warm-up episode), and how many
-        episodes τ² did not reward 1.0 (a sign that the two sides do not run the same)."""
+    def timed(
+        self, measure: Callable[[int, Any], list[float]], repeat: int = 1
+    ) -> tuple[list[float], int]:
+        """CPU ms of every task's episode, ``repeat`` passes over the tasks after one
+        untimed warm-up episode, and how many episodes τ² did not reward 1.0 (a sign that
+        the two sides do not run the same)."""
         self.run_episode(0)
         timings: list[float] = []
         rewards: list[float] = []
-        for index in range(len(self.tasks)):
-            timings.extend(measure(1, lambda index=index: rewards.append(self.run_episode(index))))
+        for _ in range(repeat):
+            for index in range(len(self.tasks)):
+                episode = lambda index=index: rewards.append(self.run_episode(index))  # noqa: E731
+                timings.extend(measure(1, episode))
         return timings, sum(1 for reward in rewards if reward != 1.0)
