@@ -29,7 +29,8 @@ process's peak resident memory is reported.
 
 τ² domains (``tau2-telecom`` and, with ``--tau2 PATH`` or after ``tautrait import tau2``,
 ``tau2-mock``, ``tau2-retail``, ``tau2-airline`` and the imported ``tau2:*`` task sets):
-graded episodes of the gold calls against τ²'s data handling; see ``tau2_env_cost.py``.
+graded episodes of the gold calls against τ²'s data handling and, when ``--tau2 PATH`` is a
+τ²-bench source checkout, against τ²'s own telecom environment; see ``tau2_env_cost.py``.
 
     python bench/env_cost.py --peers ../shared/peers/tau-trait --upstream ~/src/tau-trait
     python bench/env_cost.py --domains tau2-telecom --tau2 ../shared/peers/tau2-bench/data
@@ -313,7 +314,7 @@ def main() -> None:
         type=Path,
         metavar="PATH",
         help="a τ²-bench checkout: imported for this run only (tau2:* task sets); "
-        "the τ² baseline reads its files",
+        "the τ² baseline reads its files; a source checkout's own telecom environment is timed",
     )
     parser.add_argument("--json", action="store_true", help="print JSON lines")
     args = parser.parse_args()

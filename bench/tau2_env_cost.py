@@ -13,6 +13,12 @@ others: ``db.json``) and hashing each database with
 ``sha256(json.dumps(data, sort_keys=True, default=str))``. The files are the ones the task
 set's database was built from: the plugin's own for a built-in task set, the τ²-bench
 checkout's (``--tau2 PATH``, or the copy ``tautrait import tau2`` keeps) for ``tau2:*``.
+
+τ²'s own environment, measured in the same run when ``--tau2 PATH`` is a τ²-bench source
+checkout (it has ``src/tau2/domains/telecom/environment.py``): for the telecom task sets,
+τ²'s own code runs the same graded episode of every task on the same database files
+(``tau2_upstream.py``), and the ratio is its median over tautrait's. A checkout whose code
+does not import stops the run with a one-line error naming the module.
 """
 
 from __future__ import annotations
@@ -22,20 +28,23 @@ import datetime as dt
 import json
 import os
 import statistics
+import sys
 import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tau2_upstream import Tau2Source, Tau2UpstreamError, is_tau2_source
+
 from tautrait_core import tau2_db_hash
 from tautrait_core.compat.tau2_import import DATA_FILES, find_domains_dir
-from tautrait_core.domain.criteria_checks import action_from_tau2
+from tautrait_core.domain.criteria_checks import as_action
 from tautrait_core.domain.criteria_reward import grade_criteria
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.state import StateTemplate
-from tautrait_core.domain.task import Action, Task
+from tautrait_core.domain.task import Task
 from tautrait_core.domain.task_sets import (
     TAU2_SOURCE,
     all_task_sets,
@@ -62,7 +71,7 @@ def gold_calls(task: Task) -> list[tuple[ToolCall, str]]:
     criteria = task.evaluation_criteria
     calls = []
     for index, item in enumerate(criteria.actions or [] if criteria else []):
-        action = item if isinstance(item, Action) else action_from_tau2(item)
+        action = as_action(item)
         side = "user" if action.requestor == "user" else "assistant"
         arguments = json.dumps(dict(action.kwargs))
         calls.append((ToolCall(id=f"call_{index}", name=action.name, arguments=arguments), side))
@@ -150,8 +159,10 @@ def bench_tau2_task_set(
     measure: Callable[[int, Any], list[float]],
     measure_for: Callable[..., list[float]],
     checkout: Path | None,
+    tau2: Tau2Source | None = None,
 ) -> dict[str, Any]:
-    """Median CPU ms per graded episode of ``task_set``, and the baseline beside it."""
+    """Median CPU ms per graded episode of ``task_set``, the baseline beside it, and
+    τ²'s own environment on the same tasks when ``tau2`` is given (telecom only)."""
     label = task_set.name if ":" in task_set.name else domain.name
     tasks = [task for task in task_set.tasks if task.evaluation_criteria is not None]
     calls = {id(task): gold_calls(task) for task in tasks}
@@ -183,7 +194,26 @@ def bench_tau2_task_set(
     result["baseline_median_ms"] = round(baseline_median, 3)
     result["baseline_files"] = str(folder)
     result["speedup_vs_baseline"] = round(baseline_median / ours, 1)
+    if tau2 is not None and tau2_domain == "telecom":
+        timings, not_rewarded = tau2.episodes(folder, tasks).timed(measure, repeat)
+        tau2_median = statistics.median(timings)
+        result["tau2_episodes_timed"] = len(timings)
+        result["tau2_median_ms"] = round(tau2_median, 3)
+        result["tau2_episodes_not_rewarded"] = not_rewarded
+        result["speedup_vs_tau2"] = round(tau2_median / ours, 1)
     return result
+
+
+def tau2_source(domain: Domain, checkout: Path | None) -> Tau2Source | None:
+    """τ²'s own code from ``checkout`` for a telecom domain when ``checkout`` is a
+    τ²-bench source checkout, else ``None`` (a data-only folder, or another domain).
+
+    Raises:
+        Tau2UpstreamError: the checkout's code cannot be imported.
+    """
+    if checkout is None or tau2_domain_of(domain.name) != "telecom":
+        return None
+    return Tau2Source(checkout) if is_tau2_source(checkout) else None
 
 
 def import_tau2_for_this_run(checkout: Path) -> None:
@@ -205,19 +235,24 @@ def bench_tau2_domain(
     task_sets = graded_task_sets(domain)
     if not task_sets:
         print(f"{name}: skipped (no τ² task sets: give --tau2 PATH or run tautrait import tau2)")
-    for task_set in task_sets:
-        template = template_for(domain, task_set)
-        result = bench_tau2_task_set(
-            domain,
-            task_set,
-            template,
-            args.repeat,
-            args.baseline_samples,
-            measure,
-            measure_for,
-            args.tau2,
-        )
-        report_tau2(result, args.json)
+    try:
+        tau2 = tau2_source(domain, args.tau2) if task_sets else None
+        for task_set in task_sets:
+            template = template_for(domain, task_set)
+            result = bench_tau2_task_set(
+                domain,
+                task_set,
+                template,
+                args.repeat,
+                args.baseline_samples,
+                measure,
+                measure_for,
+                args.tau2,
+                tau2,
+            )
+            report_tau2(result, args.json)
+    except Tau2UpstreamError as exc:
+        sys.exit(f"env_cost.py: error: {exc}")
 
 
 def report_tau2(result: dict[str, Any], as_json: bool) -> None:
@@ -232,6 +267,13 @@ def report_tau2(result: dict[str, Any], as_json: bool) -> None:
         )
     else:
         baseline = f"baseline skipped: {result['baseline_note']}"
+    if "tau2_median_ms" in result:
+        not_rewarded = result["tau2_episodes_not_rewarded"]
+        baseline += (
+            f" | τ²'s own environment {result['tau2_median_ms']:.3f} ms "
+            f"({result['tau2_episodes_timed']} episodes) -> {result['speedup_vs_tau2']}x"
+            + (f" ({not_rewarded} not rewarded 1.0 by τ²)" if not_rewarded else "")
+        )
     print(
         f"{result['domain']:<11} median {result['median_ms']:.3f} ms/episode "
         f"(p90 {result['p90_ms']:.3f}, {result['episodes_timed']} episodes of "
