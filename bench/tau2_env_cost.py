@@ -4,6 +4,10 @@ An episode of a τ²-style task, with the gold calls as the whole trajectory: a 
 the task's initial state (``apply_initial_state``), every gold call on the side that makes
 it (``execute_tool_call``, the state sync after each), then the grade
 (``grade_criteria``, which builds the predicted and the gold environments itself).
+The headline figure pays every set-up as a task's first episode in a process does (the
+kept set-up images and gold states are forgotten before each episode; within the episode
+the grader reuses the run's set-up); "set-ups cached" is what a run's later trials of the
+same task pay.
 
 Baseline, measured in the same run: τ²'s own data handling per graded episode, a lower
 bound of τ²'s cost. τ² builds its environment three times for such an episode (the run,
@@ -39,10 +43,12 @@ from tau2_upstream import Tau2Source, Tau2UpstreamError, is_tau2_source
 
 from tautrait_core import tau2_db_hash
 from tautrait_core.compat.tau2_import import DATA_FILES, find_domains_dir
+from tautrait_core.domain import criteria_reward
 from tautrait_core.domain.criteria_checks import as_action
 from tautrait_core.domain.criteria_reward import grade_criteria
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.initial_state import apply_initial_state
+from tautrait_core.domain.set_up_images import forget_images
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task import Task
 from tautrait_core.domain.task_sets import (
@@ -76,6 +82,13 @@ def gold_calls(task: Task) -> list[tuple[ToolCall, str]]:
         arguments = json.dumps(dict(action.kwargs))
         calls.append((ToolCall(id=f"call_{index}", name=action.name, arguments=arguments), side))
     return calls
+
+
+def forget_set_ups() -> None:
+    """Forget every kept set-up image and gold state, so the next episode pays for its
+    set-up as a task's first episode in a process does."""
+    forget_images()
+    criteria_reward._gold_hashes.clear()
 
 
 def run_tau2_episode(
@@ -168,19 +181,22 @@ def bench_tau2_task_set(
     calls = {id(task): gold_calls(task) for task in tasks}
     for task in tasks[:5]:  # warm up
         run_tau2_episode(domain, template, task, calls[id(task)])
-    per_episode: list[float] = []
+    cold: list[float] = []
+    cached: list[float] = []
     for _ in range(repeat):
         for task in tasks:
             episode = lambda task=task: run_tau2_episode(domain, template, task, calls[id(task)])  # noqa: E731
-            per_episode.extend(measure(1, episode))
-    ours = statistics.median(per_episode)
+            cold.extend(measure(1, lambda episode=episode: (forget_set_ups(), episode())))
+            cached.extend(measure(1, episode))
+    ours, ours_cached = statistics.median(cold), statistics.median(cached)
     result: dict[str, Any] = {
         "domain": label,
         "tasks": len(tasks),
-        "episodes_timed": len(per_episode),
+        "episodes_timed": len(cold),
         "image_kib": template.size_bytes() // 1024,
         "median_ms": round(ours, 3),
-        "p90_ms": round(statistics.quantiles(per_episode, n=10)[-1], 3),
+        "p90_ms": round(statistics.quantiles(cold, n=10)[-1], 3),
+        "cached_median_ms": round(ours_cached, 3),
     }
     folder = baseline_folder(domain, task_set, checkout)
     tau2_domain = tau2_domain_of(domain.name) or ""
@@ -194,6 +210,7 @@ def bench_tau2_task_set(
     result["baseline_median_ms"] = round(baseline_median, 3)
     result["baseline_files"] = str(folder)
     result["speedup_vs_baseline"] = round(baseline_median / ours, 1)
+    result["cached_speedup_vs_baseline"] = round(baseline_median / ours_cached, 1)
     if tau2 is not None and tau2_domain == "telecom":
         timings, not_rewarded = tau2.episodes(folder, tasks).timed(measure, repeat)
         tau2_median = statistics.median(timings)
@@ -201,6 +218,7 @@ def bench_tau2_task_set(
         result["tau2_median_ms"] = round(tau2_median, 3)
         result["tau2_episodes_not_rewarded"] = not_rewarded
         result["speedup_vs_tau2"] = round(tau2_median / ours, 1)
+        result["cached_speedup_vs_tau2"] = round(tau2_median / ours_cached, 1)
     return result
 
 
@@ -263,7 +281,7 @@ def report_tau2(result: dict[str, Any], as_json: bool) -> None:
     if "baseline_median_ms" in result:
         baseline = (
             f"baseline (τ² data handling, 3 environments) {result['baseline_median_ms']:.3f} ms "
-            f"-> {result['speedup_vs_baseline']}x"
+            f"-> {result['speedup_vs_baseline']}x ({result['cached_speedup_vs_baseline']}x cached)"
         )
     else:
         baseline = f"baseline skipped: {result['baseline_note']}"
@@ -271,12 +289,14 @@ def report_tau2(result: dict[str, Any], as_json: bool) -> None:
         not_rewarded = result["tau2_episodes_not_rewarded"]
         baseline += (
             f" | τ²'s own environment {result['tau2_median_ms']:.3f} ms "
-            f"({result['tau2_episodes_timed']} episodes) -> {result['speedup_vs_tau2']}x"
+            f"({result['tau2_episodes_timed']} episodes) -> {result['speedup_vs_tau2']}x "
+            f"({result['cached_speedup_vs_tau2']}x cached)"
             + (f" ({not_rewarded} not rewarded 1.0 by τ²)" if not_rewarded else "")
         )
     print(
         f"{result['domain']:<11} median {result['median_ms']:.3f} ms/episode "
         f"(p90 {result['p90_ms']:.3f}, {result['episodes_timed']} episodes of "
-        f"{result['tasks']} tasks, graded) | {baseline} | image {result['image_kib']} KiB",
+        f"{result['tasks']} tasks, graded; set-ups cached {result['cached_median_ms']:.3f}) "
+        f"| {baseline} | image {result['image_kib']} KiB",
         flush=True,
     )

@@ -79,3 +79,44 @@ def test_get_keeps_the_session_semantics(template, toy_plugin) -> None:
         assert db.get(toy_plugin.Book, "B2") is Session.get(db, toy_plugin.Book, "B2") is book
         db.flush()
         assert db.get(toy_plugin.Book, "B2") is None
+
+
+def test_a_record_reads_like_the_orm_and_writes_at_the_next_flush(template, toy_plugin) -> None:
+    with template.new_episode() as orm, template.new_episode() as plain:
+        book = orm.get(toy_plugin.Book, "B2")
+        book.available = False
+        book.details = {**book.details, "shelf": "moved"}
+        orm.flush()
+
+        record = plain.record(toy_plugin.Book, "B2")
+        assert record is plain.record(toy_plugin.Book, "B2")  # held for the episode
+        assert record.title == plain.read_row(toy_plugin.Book, "B2")["title"]
+        record.available = False
+        record.details = {**record.details, "shelf": "moved"}
+        assert plain.read_row(toy_plugin.Book, "B2")["available"] is False  # a query writes first
+        assert plain.state_hash() == orm.state_hash() == plain.full_state_hash()
+        assert plain.record(toy_plugin.Book, "missing") is None
+
+
+def test_a_record_changed_in_place_is_written_at_an_explicit_flush(template, toy_plugin) -> None:
+    with template.new_episode() as db:
+        record = db.record(toy_plugin.Book, "B2")
+        record.details["shelf"] = "in place"
+        db.flush()
+        assert db.read_row(toy_plugin.Book, "B2")["details"]["shelf"] == "in place"
+        with pytest.raises(AttributeError, match="no column 'colour'"):
+            record.colour = "red"
+        with pytest.raises(AttributeError, match="no column 'colour'"):
+            _ = record.colour
+
+
+def test_records_and_orm_objects_of_one_row_stay_consistent(template, toy_plugin) -> None:
+    with template.new_episode() as db:
+        book = db.get(toy_plugin.Book, "B2")
+        record = db.record(toy_plugin.Book, "B2")
+        record.title = "Renamed"
+        db.flush()
+        assert book.title == "Renamed"  # the ORM object was expired and reloads
+        db.update_row(toy_plugin.Book, "B2", {"title": "Again"})
+        assert db.record(toy_plugin.Book, "B2").title == "Again"  # a new record is read
+        assert db.record(toy_plugin.Book, "B2") is not record

@@ -5,11 +5,10 @@
 * :class:`EpisodeDB` is a SQLModel ``Session`` over a private in-memory copy of that image
   (``sqlite3.Connection.deserialize``: a memory copy, no re-parsing of seed data). Tools get
   it as their first argument. An episode's changes stay in one transaction, rolled back
-  when the episode ends; the copy, back to the template's rows, is then kept (up to
-  ``KEPT_COPIES``) for a later episode, which skips opening a copy and parsing its schema
-  (most of the fixed cost on a small database); a copy whose changes were committed is
-  dropped. ``db.today`` is the episode's date, fixed when it starts, so a tool that stamps
-  dates does so identically in the agent's run and in the gold replay.
+  when the episode ends; the copy, back to the template's rows, is kept (up to
+  ``KEPT_COPIES``) for a later episode, which skips opening a copy and parsing its schema.
+  ``db.today`` is the episode's date, fixed when it starts, so a tool that stamps dates
+  does so identically in the agent's run and in the gold replay.
 * The canonical state hash covers every table. It is computed from the template's content
   hash plus the rows that differ from the template (triggers log every written primary
   key), so its cost grows with what an episode changed, not with the size of the database:
@@ -17,13 +16,11 @@
   rows. :meth:`EpisodeDB.full_state_hash` recomputes the same digest by scanning every table.
 
 JSON columns may be mutated in place by tools (``order.items[0]["price"] = 3``); such
-changes are detected by comparing against a snapshot taken when the row was loaded, so
-domain code does not need ``flag_modified``. The comparison runs at explicit flushes: after
-every call of a write tool (:meth:`tautrait_core.domain.domain.Domain.run_tool`) and before
-hashing, not before every query. So a SQL filter on the content of a JSON value that was
-changed in place, within the same tool or by a read-only one, sees the old value; rows
-already loaded are returned as the changed objects (the session's identity map), which is
-what tools read.
+changes are found by comparing with a snapshot taken when the row was loaded (no
+``flag_modified`` needed), at explicit flushes: after every call of a write tool
+(:meth:`tautrait_core.domain.domain.Domain.run_tool`) and before hashing, not before every
+query. So a SQL filter on the content of a JSON value changed in place sees the old value;
+loaded rows are returned as the changed objects (the identity map), which tools read.
 """
 
 from __future__ import annotations
@@ -185,9 +182,9 @@ class StateTemplate:
 class EpisodeDB(PlainRowAccess, EpisodeImageAccess, Session):
     """The database of one episode: a SQLModel session over a private in-memory copy.
 
-    Besides the session's ORM methods, tools on hot paths can read and write rows with
-    plain SQL (:meth:`read_row`, :meth:`read_rows`, :meth:`update_row`, :meth:`insert_row`,
-    :meth:`delete_row`, :meth:`plain_select`; see :mod:`tautrait_core.domain.plain_rows`),
+    Besides the session's ORM methods, tools on hot paths can use plain rows
+    (:meth:`read_row`, :meth:`record`, :meth:`update_row` and the others of
+    :mod:`tautrait_core.domain.plain_rows`),
     and a set-up copy's content can be taken and loaded whole (:meth:`take_image`,
     :meth:`load_image`; see :mod:`tautrait_core.domain.episode_image`).
 
@@ -202,8 +199,7 @@ class EpisodeDB(PlainRowAccess, EpisodeImageAccess, Session):
         self._connection = template.engine.connect()
         self._sqlite: sqlite3.Connection = self._connection.connection.dbapi_connection  # type: ignore[assignment]
         self._json_snapshots: dict[tuple[int, str], bytes] = {}
-        # Rows stay referenced for the episode: the identity map is weak, and a row whose
-        # JSON was mutated in place is not marked dirty until the next flush looks at it.
+        # Loaded rows stay referenced (the identity map is weak) until a flush checks them.
         self._loaded_rows: list[SQLModel] = []
         self._records: dict[tuple[type[SQLModel], Any], PlainRecord] = {}
         self._autoflushing = False
