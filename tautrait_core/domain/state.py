@@ -280,9 +280,7 @@ class EpisodeDB(PlainRowAccess, EpisodeImageAccess, Session):
         with self.template._lock:
             original = dict(_scan(self.template._reader, self.template.tables.values()))
         diff: dict[RowKey, str | None] = {
-            key: fingerprint
-            for key, fingerprint in current.items()
-            if original.get(key) != fingerprint
+            key: value for key, value in current.items() if original.get(key) != value
         }
         diff.update({key: None for key in original if key not in current})
         return state_hash(self.template, diff)
