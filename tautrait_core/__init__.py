@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         TAU2_UNKNOWN_TOOL,
         Tau2Tool,
         tau2_calculate,
+        tau2_found,
         tau2_tool,
     )
     from tautrait_core.config import RunConfig
@@ -165,6 +166,7 @@ _EXPORTS = {
     "Tau2Tool": "tautrait_core.compat.tau2.tools",
     "TAU2_UNKNOWN_TOOL": "tautrait_core.compat.tau2.tools",
     "tau2_tool": "tautrait_core.compat.tau2.tools",
+    "tau2_found": "tautrait_core.compat.tau2.tools",
     "tau2_calculate": "tautrait_core.compat.tau2.tools",
     "tau2_data_dir": "tautrait_core.domain.task_sets",
     "tau2_data_file": "tautrait_core.domain.task_sets",
@@ -332,6 +334,7 @@ __all__ = [
     "tau2_data_file",
     "tau2_db_hash",
     "tau2_deep_merge",
+    "tau2_found",
     "tau2_json",
     "tau2_tool",
     "template_for",

@@ -11,7 +11,7 @@ from typing import Literal
 
 from sqlmodel import func, select
 
-from tautrait_core import EpisodeDB, Tau2Tool, tau2_tool
+from tautrait_core import EpisodeDB, Tau2Tool, tau2_found, tau2_tool
 from tautrait_mock.data import task_record, user_record
 from tautrait_mock.schema import MockTask, MockUser
 
@@ -19,17 +19,11 @@ mock_tool = tau2_tool("MockTools")
 
 
 def _task(db: EpisodeDB, task_id: str) -> MockTask:
-    task = db.get(MockTask, task_id)
-    if task is None:
-        raise ValueError(f"Task {task_id} not found")
-    return task
+    return tau2_found(db.get(MockTask, task_id), f"Task {task_id} not found")
 
 
 def _user(db: EpisodeDB, user_id: str) -> MockUser:
-    user = db.get(MockUser, user_id)
-    if user is None:
-        raise ValueError(f"User {user_id} not found")
-    return user
+    return tau2_found(db.get(MockUser, user_id), f"User {user_id} not found")
 
 
 @mock_tool(writes=True)

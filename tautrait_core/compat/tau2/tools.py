@@ -10,7 +10,7 @@ return value is serialised by :func:`tau2_json`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tautrait_core.compat.tau2.serialise import tau2_json
 from tautrait_core.domain.tools import ERROR_PREFIX, Tool
@@ -49,6 +49,18 @@ def tau2_tool(toolkit: str) -> Callable[..., Any]:
         return make if function is None else make(function)
 
     return wrap
+
+
+FoundT = TypeVar("FoundT")
+
+
+def tau2_found(found: FoundT | None, error: str) -> FoundT:
+    """``found`` (a row a look-up returned); raises ``ValueError(error)`` when it is
+    ``None``, as τ²'s look-ups do (``tau2_found(db.get(User, key), f"User {key} not
+    found")``); the tool then answers ``Error: <error>``."""
+    if found is None:
+        raise ValueError(error)
+    return found
 
 
 CALCULATOR_CHARACTERS = frozenset("0123456789+-*/(). ")

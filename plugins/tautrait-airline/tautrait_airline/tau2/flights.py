@@ -12,15 +12,12 @@ from sqlmodel import select
 
 from tautrait_airline import flight_dates
 from tautrait_airline.schema import Flight, FlightDate
-from tautrait_core import EpisodeDB
+from tautrait_core import EpisodeDB, tau2_found
 
 
 def flight(db: EpisodeDB, flight_number: str) -> Flight:
     """The flight; raises τ²'s ``Flight {n} not found``."""
-    found = db.get(Flight, flight_number)
-    if found is None:
-        raise ValueError(f"Flight {flight_number} not found")
-    return found
+    return tau2_found(db.get(Flight, flight_number), f"Flight {flight_number} not found")
 
 
 def date_row(db: EpisodeDB, flight_number: str, date: str) -> FlightDate:

@@ -7,7 +7,7 @@ import json
 
 from tautrait_airline.schema import Reservation, User
 from tautrait_airline.tau2.records import reservation_record
-from tautrait_core import EpisodeDB, tau2_tool
+from tautrait_core import EpisodeDB, tau2_found, tau2_tool
 
 airline_tool = tau2_tool("AirlineTools")
 """Makes a function a tool of τ²'s ``AirlineTools``."""
@@ -15,18 +15,13 @@ airline_tool = tau2_tool("AirlineTools")
 
 def find_user(db: EpisodeDB, user_id: str) -> User:
     """The user; raises ``User {id} not found``."""
-    user = db.get(User, user_id)
-    if user is None:
-        raise ValueError(f"User {user_id} not found")
-    return user
+    return tau2_found(db.get(User, user_id), f"User {user_id} not found")
 
 
 def find_reservation(db: EpisodeDB, reservation_id: str) -> Reservation:
     """The reservation; raises ``Reservation {id} not found``."""
-    reservation = db.get(Reservation, reservation_id)
-    if reservation is None:
-        raise ValueError(f"Reservation {reservation_id} not found")
-    return reservation
+    found = db.get(Reservation, reservation_id)
+    return tau2_found(found, f"Reservation {reservation_id} not found")
 
 
 def reservation_answer(reservation: Reservation) -> str:

@@ -12,7 +12,7 @@ import datetime as dt
 import hashlib
 from typing import Any
 
-from tautrait_core import EpisodeDB, PlainRecord, tau2_tool
+from tautrait_core import EpisodeDB, PlainRecord, tau2_found, tau2_tool
 from tautrait_telecom.tau2.database import rows_in_order
 from tautrait_telecom.tau2.schema import Bill, Customer, Device, Line, Plan, Record, record
 
@@ -26,38 +26,23 @@ agent_tool = tau2_tool("TelecomTools")
 
 
 def customer_by_id(db: EpisodeDB, customer_id: str) -> PlainRecord:
-    customer = db.record(Customer, customer_id)
-    if customer is None:
-        raise ValueError(f"Customer with ID {customer_id} not found")
-    return customer
+    return tau2_found(db.record(Customer, customer_id), f"Customer with ID {customer_id} not found")
 
 
 def line_by_id(db: EpisodeDB, line_id: str) -> PlainRecord:
-    line = db.record(Line, line_id)
-    if line is None:
-        raise ValueError(f"Line with ID {line_id} not found")
-    return line
+    return tau2_found(db.record(Line, line_id), f"Line with ID {line_id} not found")
 
 
 def plan_by_id(db: EpisodeDB, plan_id: str) -> PlainRecord:
-    plan = db.record(Plan, plan_id)
-    if plan is None:
-        raise ValueError(f"Plan with ID {plan_id} not found")
-    return plan
+    return tau2_found(db.record(Plan, plan_id), f"Plan with ID {plan_id} not found")
 
 
 def bill_by_id(db: EpisodeDB, bill_id: str) -> PlainRecord:
-    bill = db.record(Bill, bill_id)
-    if bill is None:
-        raise ValueError(f"Bill with ID {bill_id} not found")
-    return bill
+    return tau2_found(db.record(Bill, bill_id), f"Bill with ID {bill_id} not found")
 
 
 def device_by_id(db: EpisodeDB, device_id: str) -> PlainRecord:
-    device = db.record(Device, device_id)
-    if device is None:
-        raise ValueError(f"Device with ID {device_id} not found")
-    return device
+    return tau2_found(db.record(Device, device_id), f"Device with ID {device_id} not found")
 
 
 def target_line(db: EpisodeDB, customer_id: str, line_id: str) -> PlainRecord:
