@@ -144,7 +144,12 @@ def check_installed_apps(db: EpisodeDB) -> str:
     return f"The following apps are installed on the phone: {', '.join(phone(db).app_statuses)}"
 
 
-def granted_permissions(status: dict[str, Any]) -> list[str]:
+def granted_permissions(db: EpisodeDB, app_name: str) -> list[str] | None:
+    """The permissions the app has (as τ² words them), or ``None`` when the phone has no
+    such app."""
+    status = phone(db).app_statuses.get(app_name)
+    if status is None:
+        return None
     return [name.replace("_", " ").lower() for name, on in status["permissions"].items() if on]
 
 
@@ -155,11 +160,10 @@ def check_app_status(db: EpisodeDB, app_name: str) -> str:
     Args:
         app_name: The app's name, such as 'messaging'.
     """
-    status = phone(db).app_statuses.get(app_name)
-    if status is None:
+    granted = granted_permissions(db, app_name)
+    if granted is None:
         return f"App '{app_name}' not found on this phone."
     lines = [f"Status for App: {app_name}"]
-    granted = granted_permissions(status)
     if granted:
         lines.append(" - Permissions Granted:")
         lines.extend(f"   - {permission}" for permission in granted)
@@ -175,10 +179,9 @@ def check_app_permissions(db: EpisodeDB, app_name: str) -> str:
     Args:
         app_name: The app's name, such as 'messaging'.
     """
-    status = phone(db).app_statuses.get(app_name)
-    if status is None:
+    granted = granted_permissions(db, app_name)
+    if granted is None:
         return f"App '{app_name}' not found on this phone."
-    granted = granted_permissions(status)
     if not granted:
         return f"App '{app_name}' currently has no permissions granted."
     return f"App '{app_name}' has permission for: {', '.join(granted)}."

@@ -5,8 +5,9 @@ functions of :mod:`.user_setup` are here too."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
-from tautrait_core import EpisodeDB
+from tautrait_core import EpisodeDB, Tool
 from tautrait_telecom.tau2.schema import APNSettings, NetworkModePreference, default_apn_settings
 from tautrait_telecom.tau2.tools import phone as device_state
 from tautrait_telecom.tau2.tools.phone import (
@@ -83,6 +84,18 @@ def drop_vpn(db: EpisodeDB) -> bool:
 # -- tools ------------------------------------------------------------------------------
 
 
+def switch_tool(name: str, flip: Callable[[EpisodeDB], bool], label: str, summary: str) -> Tool:
+    """The customer's tool ``name`` that flips one switch (``flip`` returns its new state)
+    and answers ``<label> is now ON.`` (or ``OFF``) with the status bar."""
+
+    def function(db: EpisodeDB) -> str:
+        return with_status_bar(f"{label} is now {on_off(flip(db))}.", db)
+
+    function.__name__ = name
+    function.__doc__ = summary
+    return user_tool(function)  # type: ignore[no-any-return]
+
+
 @user_tool
 def set_network_mode_preference(db: EpisodeDB, mode: NetworkModePreference | str) -> str:
     """Choose which network types the phone prefers (faster types use more battery).
@@ -102,10 +115,12 @@ def set_network_mode_preference(db: EpisodeDB, mode: NetworkModePreference | str
     return with_status_bar(f"Preferred Network Mode set to: {mode}", db)
 
 
-@user_tool
-def toggle_airplane_mode(db: EpisodeDB) -> str:
-    """Turn airplane mode on or off (on: cellular, Wi-Fi and Bluetooth are off)."""
-    return with_status_bar(f"Airplane Mode is now {on_off(flip_airplane_mode(db))}.", db)
+toggle_airplane_mode = switch_tool(
+    "toggle_airplane_mode",
+    flip_airplane_mode,
+    "Airplane Mode",
+    "Turn airplane mode on or off (on: cellular, Wi-Fi and Bluetooth are off).",
+)
 
 
 @user_tool
@@ -116,22 +131,23 @@ def reseat_sim_card(db: EpisodeDB) -> str:
     return with_status_bar("SIM card re-seated successfully.", db)
 
 
-@user_tool
-def toggle_data(db: EpisodeDB) -> str:
-    """Turn mobile data on or off."""
-    return with_status_bar(f"Mobile Data is now {on_off(flip_data(db))}.", db)
+toggle_data = switch_tool("toggle_data", flip_data, "Mobile Data", "Turn mobile data on or off.")
 
 
-@user_tool
-def toggle_roaming(db: EpisodeDB) -> str:
-    """Turn data roaming on or off (on: data works on other carriers' networks abroad)."""
-    return with_status_bar(f"Data Roaming is now {on_off(flip_roaming(db))}.", db)
+toggle_roaming = switch_tool(
+    "toggle_roaming",
+    flip_roaming,
+    "Data Roaming",
+    "Turn data roaming on or off (on: data works on other carriers' networks abroad).",
+)
 
 
-@user_tool
-def toggle_data_saver_mode(db: EpisodeDB) -> str:
-    """Turn Data Saver mode on or off (on: less data, lower speed)."""
-    return with_status_bar(f"Data Saver Mode is now {on_off(flip_data_saver(db))}.", db)
+toggle_data_saver_mode = switch_tool(
+    "toggle_data_saver_mode",
+    flip_data_saver,
+    "Data Saver Mode",
+    "Turn Data Saver mode on or off (on: less data, lower speed).",
+)
 
 
 @user_tool
@@ -188,10 +204,12 @@ def toggle_wifi(db: EpisodeDB) -> str:
     return with_status_bar(f"Wi-Fi is now {on_off(device.wifi_enabled)}.", db)
 
 
-@user_tool
-def toggle_wifi_calling(db: EpisodeDB) -> str:
-    """Turn Wi-Fi Calling (calls over Wi-Fi instead of the cellular network) on or off."""
-    return with_status_bar(f"Wi-Fi Calling is now {on_off(flip_wifi_calling(db))}.", db)
+toggle_wifi_calling = switch_tool(
+    "toggle_wifi_calling",
+    flip_wifi_calling,
+    "Wi-Fi Calling",
+    "Turn Wi-Fi Calling (calls over Wi-Fi instead of the cellular network) on or off.",
+)
 
 
 @user_tool

@@ -20,6 +20,13 @@ from tautrait_telecom.tau2.tools.phone_settings import (
     flip_wifi_calling,
 )
 
+
+def set_switch(db: EpisodeDB, flip: Callable[[EpisodeDB], bool], *, on: bool) -> None:
+    """Flip a switch of the phone (``flip`` returns its new state) until it is ``on``."""
+    if flip(db) != on:
+        flip(db)
+
+
 NETWORK_STATUSES = ("connected", "searching", "no_service", "emergency_only")
 
 
@@ -35,14 +42,12 @@ def set_user_location(db: EpisodeDB, abroad: bool) -> None:
 
 
 def turn_airplane_mode_on(db: EpisodeDB) -> str:
-    if not flip_airplane_mode(db):
-        flip_airplane_mode(db)
+    set_switch(db, flip_airplane_mode, on=True)
     return "Airplane Mode is now ON."
 
 
 def turn_airplane_mode_off(db: EpisodeDB) -> str:
-    if flip_airplane_mode(db):
-        flip_airplane_mode(db)
+    set_switch(db, flip_airplane_mode, on=False)
     return "Airplane Mode is now OFF."
 
 
@@ -66,32 +71,27 @@ def turn_data_on(db: EpisodeDB) -> str:
 
 
 def turn_data_off(db: EpisodeDB) -> str:
-    if flip_data(db):
-        flip_data(db)
+    set_switch(db, flip_data, on=False)
     return "Data connection broken."
 
 
 def turn_roaming_on(db: EpisodeDB) -> str:
-    if not flip_roaming(db):
-        flip_roaming(db)
+    set_switch(db, flip_roaming, on=True)
     return "Data Roaming is now ON."
 
 
 def turn_roaming_off(db: EpisodeDB) -> str:
-    if flip_roaming(db):
-        flip_roaming(db)
+    set_switch(db, flip_roaming, on=False)
     return "Data Roaming is now OFF."
 
 
 def turn_data_saver_mode_on(db: EpisodeDB) -> str:
-    if not flip_data_saver(db):
-        flip_data_saver(db)
+    set_switch(db, flip_data_saver, on=True)
     return "Data Saver Mode is now ON."
 
 
 def turn_data_saver_mode_off(db: EpisodeDB) -> str:
-    if flip_data_saver(db):
-        flip_data_saver(db)
+    set_switch(db, flip_data_saver, on=False)
     return "Data Saver Mode is now OFF."
 
 
