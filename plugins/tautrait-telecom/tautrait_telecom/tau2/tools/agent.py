@@ -71,6 +71,16 @@ def customer_by_phone(db: EpisodeDB, phone_number: str) -> PlainRecord:
     raise ValueError(f"Customer with phone number {phone_number} not found")
 
 
+def set_roaming(db: EpisodeDB, customer_id: str, line_id: str, *, enabled: bool) -> str:
+    """Turn a line's roaming on or off; τ²'s answer says whether it already was."""
+    line = target_line(db, customer_id, line_id)
+    word = "enabled" if enabled else "disabled"
+    if line.roaming_enabled == enabled:
+        return f"Roaming was already {word}"
+    line.roaming_enabled = enabled
+    return f"Roaming {word} successfully"
+
+
 def first_day_of_next_month(day: dt.date) -> dt.date:
     return (day.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
 
@@ -229,11 +239,7 @@ def enable_roaming(db: EpisodeDB, customer_id: str, line_id: str) -> str:
         customer_id: The ID of the customer who owns the line.
         line_id: The ID of the line.
     """
-    line = target_line(db, customer_id, line_id)
-    if line.roaming_enabled:
-        return "Roaming was already enabled"
-    line.roaming_enabled = True
-    return "Roaming enabled successfully"
+    return set_roaming(db, customer_id, line_id, enabled=True)
 
 
 @agent_tool(writes=True)
@@ -244,11 +250,7 @@ def disable_roaming(db: EpisodeDB, customer_id: str, line_id: str) -> str:
         customer_id: The ID of the customer who owns the line.
         line_id: The ID of the line.
     """
-    line = target_line(db, customer_id, line_id)
-    if not line.roaming_enabled:
-        return "Roaming was already disabled"
-    line.roaming_enabled = False
-    return "Roaming disabled successfully"
+    return set_roaming(db, customer_id, line_id, enabled=False)
 
 
 @agent_tool

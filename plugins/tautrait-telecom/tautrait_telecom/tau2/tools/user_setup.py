@@ -41,16 +41,6 @@ def set_user_location(db: EpisodeDB, abroad: bool) -> None:
     surroundings(db).is_abroad = abroad
 
 
-def turn_airplane_mode_on(db: EpisodeDB) -> str:
-    set_switch(db, flip_airplane_mode, on=True)
-    return "Airplane Mode is now ON."
-
-
-def turn_airplane_mode_off(db: EpisodeDB) -> str:
-    set_switch(db, flip_airplane_mode, on=False)
-    return "Airplane Mode is now OFF."
-
-
 def unseat_sim_card(db: EpisodeDB) -> str:
     phone(db).sim_card_missing = True
     device_state.network_search(db)
@@ -68,31 +58,6 @@ def lock_sim_card(db: EpisodeDB, mode: str) -> str:
 def turn_data_on(db: EpisodeDB) -> str:
     phone(db).data_enabled = True
     return "Data connection restored."
-
-
-def turn_data_off(db: EpisodeDB) -> str:
-    set_switch(db, flip_data, on=False)
-    return "Data connection broken."
-
-
-def turn_roaming_on(db: EpisodeDB) -> str:
-    set_switch(db, flip_roaming, on=True)
-    return "Data Roaming is now ON."
-
-
-def turn_roaming_off(db: EpisodeDB) -> str:
-    set_switch(db, flip_roaming, on=False)
-    return "Data Roaming is now OFF."
-
-
-def turn_data_saver_mode_on(db: EpisodeDB) -> str:
-    set_switch(db, flip_data_saver, on=True)
-    return "Data Saver Mode is now ON."
-
-
-def turn_data_saver_mode_off(db: EpisodeDB) -> str:
-    set_switch(db, flip_data_saver, on=False)
-    return "Data Saver Mode is now OFF."
 
 
 def break_apn_settings(db: EpisodeDB) -> str:
@@ -192,21 +157,39 @@ def assert_mobile_data_usage_exceeded(db: EpisodeDB, expected_status: bool) -> b
     return surroundings(db).mobile_data_usage_exceeded == expected_status
 
 
+SWITCH_SETTERS: dict[str, tuple[Callable[[EpisodeDB], bool], bool, str]] = {
+    "turn_airplane_mode_on": (flip_airplane_mode, True, "Airplane Mode is now ON."),
+    "turn_airplane_mode_off": (flip_airplane_mode, False, "Airplane Mode is now OFF."),
+    "turn_data_off": (flip_data, False, "Data connection broken."),
+    "turn_roaming_on": (flip_roaming, True, "Data Roaming is now ON."),
+    "turn_roaming_off": (flip_roaming, False, "Data Roaming is now OFF."),
+    "turn_data_saver_mode_on": (flip_data_saver, True, "Data Saver Mode is now ON."),
+    "turn_data_saver_mode_off": (flip_data_saver, False, "Data Saver Mode is now OFF."),
+}
+"""Set-up functions that put one switch in one position: name -> (the switch's flip,
+the position, the answer)."""
+
+
+def switch_setter(name: str) -> Callable[[EpisodeDB], str]:
+    """The set-up function ``name`` of :data:`SWITCH_SETTERS`."""
+    flip, on, answer = SWITCH_SETTERS[name]
+
+    def put_switch(db: EpisodeDB) -> str:
+        set_switch(db, flip, on=on)
+        return answer
+
+    put_switch.__name__ = name
+    return put_switch
+
+
 USER_FUNCTIONS: dict[str, Callable[..., Any]] = {
     function.__name__: function
     for function in (
         set_user_info,
         set_user_location,
-        turn_airplane_mode_on,
-        turn_airplane_mode_off,
         unseat_sim_card,
         lock_sim_card,
         turn_data_on,
-        turn_data_off,
-        turn_roaming_on,
-        turn_roaming_off,
-        turn_data_saver_mode_on,
-        turn_data_saver_mode_off,
         break_apn_settings,
         break_apn_mms_setting,
         break_vpn,
@@ -222,6 +205,7 @@ USER_FUNCTIONS: dict[str, Callable[..., Any]] = {
         assert_internet_not_excellent,
         assert_can_send_mms,
         assert_mobile_data_usage_exceeded,
+        *(switch_setter(name) for name in SWITCH_SETTERS),
     )
 }
 """The customer-side functions by name (the user tools are found besides these)."""
