@@ -33,7 +33,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from tautrait_core.llm.http_client import Answer, Endpoint, loop_pool
-from tautrait_core.llm.provider import load_litellm, load_openai_handler_parts
+from tautrait_core.llm.provider import (
+    load_litellm,
+    load_openai_handler_parts,
+    openai_error_words,
+)
 
 TRANSPORT_VARIABLE = "TAUTRAIT_LLM_TRANSPORT"
 """``litellm`` sends every model call through litellm; anything else (or unset) allows the
@@ -264,15 +268,9 @@ def _tools_json(tools: list[dict[str, Any]]) -> str:
 
 
 def _status_error(error_class: Any, response: Answer) -> Exception:
-    """The error litellm's openai path builds from an error answer (message and body as the
-    openai SDK reports them)."""
-    text = response.body.decode("utf-8", errors="replace").strip()
-    body: Any = text
-    try:
-        body = json.loads(text)
-        message = f"Error code: {response.status} - {body}"
-    except ValueError:
-        message = text or f"Error code: {response.status}"
+    """The error litellm's openai path builds from an error answer, worded by the openai SDK."""
+    text = response.body.decode("utf-8", errors="replace")
+    message, body = openai_error_words(response.status, text)
     data = body.get("error", body) if isinstance(body, dict) else body
     return error_class(
         status_code=response.status, message=message, headers=response.headers, body=data
