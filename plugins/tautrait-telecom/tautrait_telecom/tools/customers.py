@@ -24,14 +24,15 @@ def record_json(db: EpisodeDB, table: type[RecordRow], key: str, missing: str) -
     return missing if values is None else json.dumps(upstream_record(values))
 
 
-def _first_customer_id(db: EpisodeDB, column: str, value: str) -> str | None:
-    """The id of the first customer (in upstream's order) whose ``column`` is ``value``."""
+def _customer_id_answer(db: EpisodeDB, column: str, value: str, missing: str) -> str:
+    """What the look-up tools answer: the id of the first customer (in upstream's order)
+    whose ``column`` is ``value``, or the error observation ``missing`` if there is none."""
     found = db.plain_select(
         f'SELECT customer_id FROM "{Customer.__tablename__}" WHERE "{column}" = ? '
         "ORDER BY position LIMIT 1",
         (value,),
     )
-    return found[0][0] if found else None
+    return found[0][0] if found else missing
 
 
 @tool
@@ -42,10 +43,8 @@ def find_customer_by_email(db: EpisodeDB, email: str) -> str:
     Args:
         email: The customer's email address, e.g. 'maria.ortiz@example.net'.
     """
-    found = _first_customer_id(db, "email_key", email_key(email))
-    if found is None:
-        return f"Error: No customer found with email address: {email}"
-    return found
+    missing = f"Error: No customer found with email address: {email}"
+    return _customer_id_answer(db, "email_key", email_key(email), missing)
 
 
 @tool
@@ -56,10 +55,8 @@ def find_customer_by_phone(db: EpisodeDB, phone: str) -> str:
     Args:
         phone: The customer's phone number, e.g. '(555) 201-3344' or '5552013344'.
     """
-    found = _first_customer_id(db, "phone_digits", phone_digits(phone))
-    if found is None:
-        return f"Error: No customer found with phone number: {phone}"
-    return found
+    missing = f"Error: No customer found with phone number: {phone}"
+    return _customer_id_answer(db, "phone_digits", phone_digits(phone), missing)
 
 
 @tool

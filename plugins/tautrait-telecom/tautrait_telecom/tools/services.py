@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from tautrait_core import EpisodeDB, tool
@@ -73,13 +74,8 @@ def _add(
         for device in matches:
             device["service"] = service_id
     subscribed.append(service_id)
-    changes = set_fields(customer, services=subscribed)
-    db.update_row(Customer, cid, {**changes, "devices": customer["devices"]})
-    billing = db.read_row(Billing, cid)
-    if billing is not None:
-        charges = billing["monthly_charges"] if billing["monthly_charges"] is not None else {}
-        charges[service_id] = service.get("price")
-        db.update_row(Billing, cid, set_fields(billing, monthly_charges=charges))
+    price = service.get("price")
+    _store_services(db, customer, subscribed, lambda charges: charges.update({service_id: price}))
     return f"Success: Added service '{service.get('name')}' to customer {cid}"
 
 
@@ -93,17 +89,29 @@ def _remove(db: EpisodeDB, customer: dict[str, Any], subscribed: list[str], serv
             device["service"] = None
             detached.append(device.get("name"))
     subscribed.remove(service_id)
-    changes = set_fields(customer, services=subscribed)
-    db.update_row(Customer, cid, {**changes, "devices": customer["devices"]})
-    billing = db.read_row(Billing, cid)
-    if billing is not None:
-        # a missing charge line fails after the changes above, as upstream's pop does
-        charges = billing["monthly_charges"] if billing["monthly_charges"] is not None else {}
-        charges.pop(service_id)
-        db.update_row(Billing, cid, set_fields(billing, monthly_charges=charges))
+    # a missing charge line fails after the customer is stored, as upstream's pop does
+    _store_services(db, customer, subscribed, lambda charges: charges.pop(service_id))
     service = catalog_of(db).service(service_id)
     name = service.get("name") if service is not None else service_id
     return (
         f"Success: Removed service '{name}' from customer {cid}. Devices {detached!r} are "
         "now no longer associated with the service."
     )
+
+
+def _store_services(
+    db: EpisodeDB,
+    customer: dict[str, Any],
+    subscribed: list[str],
+    change_charges: Callable[[dict[str, Any]], object],
+) -> None:
+    """Store the customer's ``subscribed`` services and their devices, then the monthly
+    charges of their billing record (if they have one) as ``change_charges`` changes them."""
+    cid = customer["customer_id"]
+    changes = set_fields(customer, services=subscribed)
+    db.update_row(Customer, cid, {**changes, "devices": customer["devices"]})
+    billing = db.read_row(Billing, cid)
+    if billing is not None:
+        charges = billing["monthly_charges"] if billing["monthly_charges"] is not None else {}
+        change_charges(charges)
+        db.update_row(Billing, cid, set_fields(billing, monthly_charges=charges))

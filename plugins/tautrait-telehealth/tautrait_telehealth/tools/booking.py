@@ -149,28 +149,23 @@ def cancel_appointment(db: EpisodeDB, appointment_id: str) -> str:
     )
     if isinstance(appointment, str):
         return appointment
-    patient = view(db, Patient, appointment.patient_id)
-    patient_name = full_name(patient.name)
-    provider_last_name = view(db, Provider, appointment.provider_id).name["last_name"]
+    provider = view(db, Provider, appointment.provider_id)
     today = db.today.isoformat()
-    appointment.set_field("status", "cancelled")
-    appointment.set_field("cancellation_reason", "patient_cancelled")
-    appointment.set_field("cancellation_date", today)
-    db.update_row(Appointment, appointment_id, appointment.changes())
-    return "\n".join(
-        [
-            "Appointment successfully cancelled.",
-            "",
-            f"Appointment ID: {appointment_id}",
-            f"Patient: {patient_name}",
-            f"Provider: Dr. {provider_last_name}",
-            f"Original Date/Time: {appointment.date} at {appointment.time}",
-            "Cancellation Reason: Patient Cancelled",
-            f"Cancellation Date: {today}",
-            "",
-            "The appointment slot is now available for other patients. If this was a patient "
-            "cancellation, please remind them of the cancellation policy.",
-        ]
+    details = [
+        f"Original Date/Time: {appointment.date} at {appointment.time}",
+        "Cancellation Reason: Patient Cancelled",
+        f"Cancellation Date: {today}",
+        "",
+        "The appointment slot is now available for other patients. If this was a patient "
+        "cancellation, please remind them of the cancellation policy.",
+    ]
+    changes = {
+        "status": "cancelled",
+        "cancellation_reason": "patient_cancelled",
+        "cancellation_date": today,
+    }
+    return _change_appointment(
+        db, appointment, changes, "cancelled", provider.name["last_name"], details
     )
 
 
@@ -196,27 +191,43 @@ def reschedule_appointment(db: EpisodeDB, appointment_id: str, new_date: str, ne
     problem = _slot_problem(db, provider, new_date, new_time, moving=appointment_id)
     if problem:
         return problem
+    details = [
+        "",
+        f"Previous Date/Time: {appointment.date} at {appointment.time}",
+        f"New Date/Time: {new_date} at {new_time}",
+        "",
+        f"Meeting Link: {appointment.field('meeting_link')}",
+        "",
+        "Please update your calendar with the new appointment time.",
+    ]
+    provider_name = f"{provider.name['last_name']} - {provider.specialty}"
+    changes = {"date": new_date, "time": new_time}
+    return _change_appointment(db, appointment, changes, "rescheduled", provider_name, details)
+
+
+def _change_appointment(
+    db: EpisodeDB,
+    appointment: RowView,
+    changes: dict[str, str],
+    outcome: str,
+    provider_name: str,
+    details: list[str],
+) -> str:
+    """Store ``changes`` to ``appointment`` and confirm them: "Appointment successfully
+    <outcome>." with the appointment, its patient and the provider (``provider_name``, as
+    the confirmation names them), then ``details``."""
     patient = view(db, Patient, appointment.patient_id)
-    patient_name = full_name(patient.name)
-    meeting_link = appointment.field("meeting_link")
-    old_date, old_time = appointment.date, appointment.time
-    appointment.set_field("date", new_date)
-    appointment.set_field("time", new_time)
-    db.update_row(Appointment, appointment_id, appointment.changes())
+    for name, value in changes.items():
+        appointment.set_field(name, value)
+    db.update_row(Appointment, appointment.appointment_id, appointment.changes())
     return "\n".join(
         [
-            "Appointment successfully rescheduled.",
+            f"Appointment successfully {outcome}.",
             "",
-            f"Appointment ID: {appointment_id}",
-            f"Patient: {patient_name}",
-            f"Provider: Dr. {provider.name['last_name']} - {provider.specialty}",
-            "",
-            f"Previous Date/Time: {old_date} at {old_time}",
-            f"New Date/Time: {new_date} at {new_time}",
-            "",
-            f"Meeting Link: {meeting_link}",
-            "",
-            "Please update your calendar with the new appointment time.",
+            f"Appointment ID: {appointment.appointment_id}",
+            f"Patient: {full_name(patient.name)}",
+            f"Provider: Dr. {provider_name}",
+            *details,
         ]
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from tautrait_core import EpisodeDB, tool
@@ -28,24 +29,45 @@ def get_regimen_options(db: EpisodeDB, patient_id: str) -> str:
     plan = view(db, RegimenPlan, patient_id)
     if plan is None:
         return f"No regimen optimization data available for patient {patient_id}."
-    current = plan.current_regimen or {}
     lines = ["Current regimen components:"]
-    lines += [f"- {_component(c)}" for c in current.get("components", [])]
-    if current.get("pill_burden"):
-        lines.append(f"Current pill burden: {_pill_burden(current['pill_burden'])}")
-    if current.get("notes"):
-        lines.append("Current regimen notes:")
-        lines += [f"  * {note}" for note in current["notes"]]
+    lines += _regimen_lines(plan.current_regimen or {}, CURRENT_REGIMEN)
     lines.append("Optimized regimen options:")
     for number, option in enumerate(plan.optimized_regimens or [], start=1):
         lines += [f"Option {number}: {option.get('name')}", f"  Focus: {option.get('focus')}"]
-        lines += [f"  - {_component(c)}" for c in option.get("components", [])]
-        if option.get("pill_burden"):
-            lines.append(f"  Pill burden: {_pill_burden(option['pill_burden'])}")
-        if option.get("synergy_notes"):
-            lines.append("  Synergy notes:")
-            lines += [f"    - {note}" for note in option["synergy_notes"]]
+        lines += _regimen_lines(option, OPTIMIZED_REGIMEN)
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class RegimenLayout:
+    """How get_regimen_options writes a regimen's lines: the prefix of each component, the
+    label of the pill burden, and the key, heading and line prefix of its notes."""
+
+    component: str
+    pill_burden: str
+    notes_key: str
+    notes_heading: str
+    note: str
+
+
+CURRENT_REGIMEN = RegimenLayout(
+    "- ", "Current pill burden: ", "notes", "Current regimen notes:", "  * "
+)
+OPTIMIZED_REGIMEN = RegimenLayout(
+    "  - ", "  Pill burden: ", "synergy_notes", "  Synergy notes:", "    - "
+)
+
+
+def _regimen_lines(regimen: dict[str, Any], layout: RegimenLayout) -> list[str]:
+    """The components, pill burden and notes of ``regimen``, written as ``layout`` says."""
+    lines = [f"{layout.component}{_component(c)}" for c in regimen.get("components", [])]
+    if regimen.get("pill_burden"):
+        lines.append(f"{layout.pill_burden}{_pill_burden(regimen['pill_burden'])}")
+    notes = regimen.get(layout.notes_key)
+    if notes:
+        lines.append(layout.notes_heading)
+        lines += [f"{layout.note}{note}" for note in notes]
+    return lines
 
 
 def _component(component: dict[str, Any]) -> str:

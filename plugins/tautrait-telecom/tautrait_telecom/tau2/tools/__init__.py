@@ -1,11 +1,25 @@
 """The tools of τ² telecom: the agent's (carrier systems) and the customer's (their
 phone), plus the functions tasks call by name on either side."""
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from tautrait_telecom.tau2.tools import phone_checks as checks
 from tautrait_telecom.tau2.tools import phone_settings as settings
 from tautrait_telecom.tau2.tools.agent import AGENT_TOOLS
-from tautrait_telecom.tau2.tools.agent_setup import AGENT_FUNCTIONS
-from tautrait_telecom.tau2.tools.user_setup import USER_FUNCTIONS
+from tautrait_telecom.tau2.tools.agent_setup import CARRIER_FUNCTIONS
+from tautrait_telecom.tau2.tools.user_setup import PHONE_FUNCTIONS
+
+
+def by_name(functions: Iterable[Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
+    """``functions`` keyed by their names, as tasks call them."""
+    return {function.__name__: function for function in functions}
+
+
+AGENT_FUNCTIONS = by_name(CARRIER_FUNCTIONS)
+"""The carrier-side functions by name (the agent's tools are found besides these)."""
+USER_FUNCTIONS = by_name(PHONE_FUNCTIONS)
+"""The customer-side functions by name (the user tools are found besides these)."""
 
 USER_TOOLS = [
     checks.check_status_bar,

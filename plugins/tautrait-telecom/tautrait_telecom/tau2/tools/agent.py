@@ -12,7 +12,7 @@ import datetime as dt
 import hashlib
 from typing import Any
 
-from tautrait_core import EpisodeDB, PlainRecord, tau2_found, tau2_tool
+from tautrait_core import EpisodeDB, PlainRecord, Tau2Tool, tau2_found, tau2_tool
 from tautrait_telecom.tau2.database import rows_in_order
 from tautrait_telecom.tau2.schema import Bill, Customer, Device, Line, Plan, Record, record
 
@@ -69,16 +69,6 @@ def customer_by_phone(db: EpisodeDB, phone_number: str) -> PlainRecord:
         if found:
             return customer_by_id(db, customer["customer_id"])
     raise ValueError(f"Customer with phone number {phone_number} not found")
-
-
-def set_roaming(db: EpisodeDB, customer_id: str, line_id: str, *, enabled: bool) -> str:
-    """Turn a line's roaming on or off; τ²'s answer says whether it already was."""
-    line = target_line(db, customer_id, line_id)
-    word = "enabled" if enabled else "disabled"
-    if line.roaming_enabled == enabled:
-        return f"Roaming was already {word}"
-    line.roaming_enabled = enabled
-    return f"Roaming {word} successfully"
 
 
 def first_day_of_next_month(day: dt.date) -> dt.date:
@@ -231,26 +221,30 @@ def get_data_usage(db: EpisodeDB, customer_id: str, line_id: str) -> dict[str, A
     }
 
 
-@agent_tool(writes=True)
-def enable_roaming(db: EpisodeDB, customer_id: str, line_id: str) -> str:
-    """Turn on international roaming for a line.
+def roaming_tool(name: str, *, enabled: bool) -> Tau2Tool:
+    """The agent's tool ``name`` that turns a line's roaming on (``enabled``) or off; τ²'s
+    answer says whether it already was."""
+    direction, word = ("on", "enabled") if enabled else ("off", "disabled")
+
+    def function(db: EpisodeDB, customer_id: str, line_id: str) -> str:
+        line = target_line(db, customer_id, line_id)
+        if line.roaming_enabled == enabled:
+            return f"Roaming was already {word}"
+        line.roaming_enabled = enabled
+        return f"Roaming {word} successfully"
+
+    function.__name__ = name
+    function.__doc__ = f"""Turn {direction} international roaming for a line.
 
     Args:
         customer_id: The ID of the customer who owns the line.
         line_id: The ID of the line.
     """
-    return set_roaming(db, customer_id, line_id, enabled=True)
+    return agent_tool(writes=True)(function)  # type: ignore[no-any-return]
 
 
-@agent_tool(writes=True)
-def disable_roaming(db: EpisodeDB, customer_id: str, line_id: str) -> str:
-    """Turn off international roaming for a line.
-
-    Args:
-        customer_id: The ID of the customer who owns the line.
-        line_id: The ID of the line.
-    """
-    return set_roaming(db, customer_id, line_id, enabled=False)
+enable_roaming = roaming_tool("enable_roaming", enabled=True)
+disable_roaming = roaming_tool("disable_roaming", enabled=False)
 
 
 @agent_tool

@@ -99,15 +99,12 @@ def assert_no_overdue_bill(db: EpisodeDB, overdue_bill_id: str) -> bool:
     return bill is None or bill.status == "Paid"
 
 
-AGENT_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    function.__name__: function
-    for function in (
-        set_data_usage,
-        suspend_line_for_overdue_bill,
-        assert_data_refueling_amount,
-        assert_line_status,
-        assert_overdue_bill_exists,
-        assert_no_overdue_bill,
-    )
-}
-"""The carrier-side functions by name (the agent's tools are found besides these)."""
+CARRIER_FUNCTIONS: tuple[Callable[..., Any], ...] = (
+    set_data_usage,
+    suspend_line_for_overdue_bill,
+    assert_data_refueling_amount,
+    assert_line_status,
+    assert_overdue_bill_exists,
+    assert_no_overdue_bill,
+)
+"""The carrier-side functions tasks call by name."""

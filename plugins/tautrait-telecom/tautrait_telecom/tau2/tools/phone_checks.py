@@ -4,6 +4,7 @@ character for character."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tautrait_core import EpisodeDB
@@ -144,25 +145,18 @@ def check_installed_apps(db: EpisodeDB) -> str:
     return f"The following apps are installed on the phone: {', '.join(phone(db).app_statuses)}"
 
 
-def granted_permissions(db: EpisodeDB, app_name: str) -> list[str] | None:
-    """The permissions the app has (as τ² words them), or ``None`` when the phone has no
-    such app."""
+def app_answer(db: EpisodeDB, app_name: str, answer: Callable[[str, list[str]], str]) -> str:
+    """``answer(app_name, granted)`` with the permissions the phone's app has (as τ² words
+    them), or τ²'s text when the phone has no such app."""
     status = phone(db).app_statuses.get(app_name)
     if status is None:
-        return None
-    return [name.replace("_", " ").lower() for name, on in status["permissions"].items() if on]
-
-
-@user_tool
-def check_app_status(db: EpisodeDB, app_name: str) -> str:
-    """Show an app's status and the permissions it has.
-
-    Args:
-        app_name: The app's name, such as 'messaging'.
-    """
-    granted = granted_permissions(db, app_name)
-    if granted is None:
         return f"App '{app_name}' not found on this phone."
+    granted = [name.replace("_", " ").lower() for name, on in status["permissions"].items() if on]
+    return answer(app_name, granted)
+
+
+def app_status_text(app_name: str, granted: list[str]) -> str:
+    """What check_app_status says of an app with the ``granted`` permissions."""
     lines = [f"Status for App: {app_name}"]
     if granted:
         lines.append(" - Permissions Granted:")
@@ -172,6 +166,23 @@ def check_app_status(db: EpisodeDB, app_name: str) -> str:
     return "\n".join(lines)
 
 
+def app_permissions_text(app_name: str, granted: list[str]) -> str:
+    """What check_app_permissions says of an app with the ``granted`` permissions."""
+    if not granted:
+        return f"App '{app_name}' currently has no permissions granted."
+    return f"App '{app_name}' has permission for: {', '.join(granted)}."
+
+
+@user_tool
+def check_app_status(db: EpisodeDB, app_name: str) -> str:
+    """Show an app's status and the permissions it has.
+
+    Args:
+        app_name: The app's name, such as 'messaging'.
+    """
+    return app_answer(db, app_name, app_status_text)
+
+
 @user_tool
 def check_app_permissions(db: EpisodeDB, app_name: str) -> str:
     """Show which permissions an app has.
@@ -179,12 +190,7 @@ def check_app_permissions(db: EpisodeDB, app_name: str) -> str:
     Args:
         app_name: The app's name, such as 'messaging'.
     """
-    granted = granted_permissions(db, app_name)
-    if granted is None:
-        return f"App '{app_name}' not found on this phone."
-    if not granted:
-        return f"App '{app_name}' currently has no permissions granted."
-    return f"App '{app_name}' has permission for: {', '.join(granted)}."
+    return app_answer(db, app_name, app_permissions_text)
 
 
 @user_tool

@@ -182,30 +182,27 @@ def switch_setter(name: str) -> Callable[[EpisodeDB], str]:
     return put_switch
 
 
-USER_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    function.__name__: function
-    for function in (
-        set_user_info,
-        set_user_location,
-        unseat_sim_card,
-        lock_sim_card,
-        turn_data_on,
-        break_apn_settings,
-        break_apn_mms_setting,
-        break_vpn,
-        set_wifi_calling,
-        remove_app_permission,
-        simulate_network_search,
-        assert_airplane_mode_status,
-        assert_service_status,
-        assert_mobile_data_status,
-        assert_mobile_roaming_status,
-        assert_mobile_data_saver_mode_status,
-        assert_internet_speed,
-        assert_internet_not_excellent,
-        assert_can_send_mms,
-        assert_mobile_data_usage_exceeded,
-        *(switch_setter(name) for name in SWITCH_SETTERS),
-    )
-}
-"""The customer-side functions by name (the user tools are found besides these)."""
+PHONE_FUNCTIONS: tuple[Callable[..., Any], ...] = (
+    set_user_info,
+    set_user_location,
+    unseat_sim_card,
+    lock_sim_card,
+    turn_data_on,
+    break_apn_settings,
+    break_apn_mms_setting,
+    break_vpn,
+    set_wifi_calling,
+    remove_app_permission,
+    simulate_network_search,
+    assert_airplane_mode_status,
+    assert_service_status,
+    assert_mobile_data_status,
+    assert_mobile_roaming_status,
+    assert_mobile_data_saver_mode_status,
+    assert_internet_speed,
+    assert_internet_not_excellent,
+    assert_can_send_mms,
+    assert_mobile_data_usage_exceeded,
+    *(switch_setter(name) for name in SWITCH_SETTERS),
+)
+"""The customer-side functions tasks call by name."""
