@@ -12,9 +12,11 @@ from tautrait_core.cli.root import (
     cli,
     concurrency_option,
     json_option,
+    judge_spec,
     library_call,
     open_store,
     results_db_option,
+    run_ids_argument,
 )
 from tautrait_core.render.console import console, echo_json, format_cost
 
@@ -85,7 +87,7 @@ def _trait_drop(
 
 
 @cli.command()
-@click.argument("run_ids", nargs=-1, required=True, metavar="RUN...")
+@run_ids_argument("RUN...")
 @click.option(
     "--html",
     "html_path",
@@ -159,7 +161,7 @@ def _write_html(
 
 
 @cli.command()
-@click.argument("run_ids", nargs=-1, required=True, metavar="BASE RUN... | SWEEP")
+@run_ids_argument("BASE RUN... | SWEEP")
 @click.option(
     "--allow-mismatch",
     is_flag=True,
@@ -292,13 +294,10 @@ def diagnose(
     import asyncio
 
     from tautrait_core.analysis.diagnose import diagnose_run
-    from tautrait_core.llm.client import ModelSpec
-    from tautrait_core.llm.keys import require_keys
 
     store = open_store(results_db)
     record = library_call(store.get_run, run_id)
-    library_call(require_keys, model, None, api_base, "diagnosis")
-    spec = ModelSpec(model=model, api_base=api_base, temperature=0.0, role="diagnose")
+    spec = judge_spec(model, api_base, "diagnosis", "diagnose")
     outcome = library_call(asyncio.run, diagnose_run(store, record, spec, concurrency, redo, limit))
     if as_json:
         echo_json(

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import click
 
-from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
+from tautrait_core.cli.root import (
+    cli,
+    json_option,
+    library_call,
+    open_store,
+    results_db_option,
+    run_ids_argument,
+)
 from tautrait_core.render.console import console, echo_json, plugins_table, runs_table
 
 
@@ -94,7 +101,7 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("run_ids", metavar="RUN...", nargs=-1, required=True)
+@run_ids_argument("RUN...")
 @click.option(
     "--format",
     "export_format",

@@ -122,6 +122,37 @@ def max_cost_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., A
     )
 
 
+def judge_options(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--judge-model`` (none by default; ``help`` says what the judge does) and
+    ``--judge-api-base``, the OpenAI-compatible server it is called on."""
+    judge_model = click.option("--judge-model", default=None, help=help)
+    judge_api_base = click.option(
+        "--judge-api-base", default=None, help="OpenAI-compatible server for the judge."
+    )
+
+    def add_options(command: Callable[..., Any]) -> Callable[..., Any]:
+        return judge_model(judge_api_base(command))
+
+    return add_options
+
+
+def run_ids_argument(metavar: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """One or more stored runs (ids, unique prefixes of ids, or 'latest'), as ``run_ids``;
+    ``metavar`` is how the help names them."""
+    return click.argument("run_ids", nargs=-1, required=True, metavar=metavar)
+
+
+def judge_spec(model: str, api_base: str | None, side: str, role: str) -> Any:
+    """A judging model's :class:`~tautrait_core.llm.client.ModelSpec` (temperature 0),
+    after checking that ``model`` has a provider and a key (``side`` names it in the
+    error); ``role`` is recorded with each of its calls."""
+    from tautrait_core.llm.client import ModelSpec
+    from tautrait_core.llm.keys import require_keys
+
+    library_call(require_keys, model, None, api_base, side)
+    return ModelSpec(model=model, api_base=api_base, temperature=0.0, role=role)
+
+
 COMMAND_MODULES = {
     "cache": "tautrait_core.cli.cache",
     "check": "tautrait_core.cli.check",
