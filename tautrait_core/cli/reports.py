@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,35 +28,42 @@ if TYPE_CHECKING:
 
 
 def bootstrap_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``--resamples``, ``--seed`` and ``--confidence`` of the confidence intervals."""
-    command = click.option(
+    """``--resamples``, ``--seed`` and ``--confidence`` of the confidence intervals, given to
+    ``command`` as one ``bootstrap`` (:class:`BootstrapSettings`) argument."""
+
+    @functools.wraps(command)
+    def with_bootstrap(
+        resamples: int, bootstrap_seed: int, confidence: float, **options: Any
+    ) -> None:
+        from tautrait_core.analysis.summary import BootstrapSettings
+
+        bootstrap = BootstrapSettings(
+            resamples=resamples, seed=bootstrap_seed, confidence=confidence
+        )
+        command(bootstrap=bootstrap, **options)
+
+    with_options = click.option(
         "--confidence",
         type=click.FloatRange(0.5, 1.0, min_open=False, max_open=True),
         default=0.95,
         show_default=True,
         help="Confidence level of the intervals.",
-    )(command)
-    command = click.option(
+    )(with_bootstrap)
+    with_options = click.option(
         "--seed",
         "bootstrap_seed",
         type=int,
         default=0,
         show_default=True,
         help="Seed of the bootstrap resampling (same seed, same intervals).",
-    )(command)
+    )(with_options)
     return click.option(
         "--resamples",
         type=click.IntRange(min=1),
         default=2000,
         show_default=True,
         help="Bootstrap resamples of the tasks for the confidence intervals.",
-    )(command)
-
-
-def _bootstrap(resamples: int, bootstrap_seed: int, confidence: float) -> BootstrapSettings:
-    from tautrait_core.analysis.summary import BootstrapSettings
-
-    return BootstrapSettings(resamples=resamples, seed=bootstrap_seed, confidence=confidence)
+    )(with_options)
 
 
 def _summaries(
@@ -107,9 +115,7 @@ def report(
     run_ids: tuple[str, ...],
     html_path: Path | None,
     allow_mismatch: bool,
-    resamples: int,
-    bootstrap_seed: int,
-    confidence: float,
+    bootstrap: BootstrapSettings,
     results_db: Path | None,
     as_json: bool,
 ) -> None:
@@ -121,7 +127,6 @@ def report(
     """
     from tautrait_core.render.terminal import summary_view, with_component_failures
 
-    bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
     if html_path is not None:
         audits = _trait_audits(results_db, summaries)
@@ -134,7 +139,7 @@ def report(
     for index, summary in enumerate(summaries):
         if index:
             out.print()
-        for line in summary_view(summary, confidence):
+        for line in summary_view(summary, bootstrap.confidence):
             out.print(line)
 
 
@@ -173,9 +178,7 @@ def _write_html(
 def compare(
     run_ids: tuple[str, ...],
     allow_mismatch: bool,
-    resamples: int,
-    bootstrap_seed: int,
-    confidence: float,
+    bootstrap: BootstrapSettings,
     results_db: Path | None,
     as_json: bool,
 ) -> None:
@@ -191,7 +194,6 @@ def compare(
     """
     from tautrait_core.render.terminal import trait_audit_view, trait_drop_view
 
-    bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
     if len(summaries) < 2:
         raise click.UsageError(
