@@ -37,9 +37,7 @@ def bootstrap_options(command: Callable[..., Any]) -> Callable[..., Any]:
     ) -> None:
         from tautrait_core.analysis.summary import BootstrapSettings
 
-        bootstrap = BootstrapSettings(
-            resamples=resamples, seed=bootstrap_seed, confidence=confidence
-        )
+        bootstrap = BootstrapSettings(resamples, bootstrap_seed, confidence)
         command(bootstrap=bootstrap, **options)
 
     with_options = click.option(
