@@ -64,6 +64,11 @@ def bootstrap_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(with_options)
 
 
+def allow_mismatch_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--allow-mismatch``: group runs whose settings differ; ``help`` says where."""
+    return click.option("--allow-mismatch", is_flag=True, help=help)
+
+
 def _summaries(
     results_db: Path | None, run_ids: tuple[str, ...], bootstrap: BootstrapSettings
 ) -> list[RunSummary]:
@@ -101,11 +106,7 @@ def _trait_drop(
     default=None,
     help="Also write a self-contained HTML report (charts, success grid, transcripts).",
 )
-@click.option(
-    "--allow-mismatch",
-    is_flag=True,
-    help="In the HTML trait-drop chart, compare runs whose settings differ.",
-)
+@allow_mismatch_option("In the HTML trait-drop chart, compare runs whose settings differ.")
 @bootstrap_options
 @results_db_option
 @json_option
@@ -165,10 +166,8 @@ def _write_html(
 
 @cli.command()
 @run_ids_argument("BASE RUN... | SWEEP")
-@click.option(
-    "--allow-mismatch",
-    is_flag=True,
-    help="Compare runs that differ in more than their traits (the differences are listed).",
+@allow_mismatch_option(
+    "Compare runs that differ in more than their traits (the differences are listed)."
 )
 @bootstrap_options
 @results_db_option
