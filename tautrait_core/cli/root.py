@@ -6,11 +6,14 @@ import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from tautrait_core.errors import TautraitError
+
+if TYPE_CHECKING:
+    from tautrait_core.llm.client import ModelSpec
 
 
 def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -142,7 +145,7 @@ def run_ids_argument(metavar: str) -> Callable[[Callable[..., Any]], Callable[..
     return click.argument("run_ids", nargs=-1, required=True, metavar=metavar)
 
 
-def judge_spec(model: str, api_base: str | None, side: str, role: str) -> Any:
+def judge_spec(model: str, api_base: str | None, side: str, role: str) -> ModelSpec:
     """A judging model's :class:`~tautrait_core.llm.client.ModelSpec` (temperature 0),
     after checking that ``model`` has a provider and a key (``side`` names it in the
     error); ``role`` is recorded with each of its calls."""
