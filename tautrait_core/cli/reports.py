@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,9 +13,11 @@ from tautrait_core.cli.root import (
     cli,
     concurrency_option,
     json_option,
+    judge_spec,
     library_call,
     open_store,
     results_db_option,
+    run_ids_argument,
 )
 from tautrait_core.render.console import console, echo_json, format_cost
 
@@ -25,35 +28,45 @@ if TYPE_CHECKING:
 
 
 def bootstrap_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``--resamples``, ``--seed`` and ``--confidence`` of the confidence intervals."""
-    command = click.option(
+    """``--resamples``, ``--seed`` and ``--confidence`` of the confidence intervals, given to
+    ``command`` as one ``bootstrap`` (:class:`BootstrapSettings`) argument."""
+
+    @functools.wraps(command)
+    def with_bootstrap(
+        resamples: int, bootstrap_seed: int, confidence: float, **options: Any
+    ) -> None:
+        from tautrait_core.analysis.summary import BootstrapSettings
+
+        bootstrap = BootstrapSettings(resamples, bootstrap_seed, confidence)
+        command(bootstrap=bootstrap, **options)
+
+    with_options = click.option(
         "--confidence",
         type=click.FloatRange(0.5, 1.0, min_open=False, max_open=True),
         default=0.95,
         show_default=True,
         help="Confidence level of the intervals.",
-    )(command)
-    command = click.option(
+    )(with_bootstrap)
+    with_options = click.option(
         "--seed",
         "bootstrap_seed",
         type=int,
         default=0,
         show_default=True,
         help="Seed of the bootstrap resampling (same seed, same intervals).",
-    )(command)
+    )(with_options)
     return click.option(
         "--resamples",
         type=click.IntRange(min=1),
         default=2000,
         show_default=True,
         help="Bootstrap resamples of the tasks for the confidence intervals.",
-    )(command)
+    )(with_options)
 
 
-def _bootstrap(resamples: int, bootstrap_seed: int, confidence: float) -> BootstrapSettings:
-    from tautrait_core.analysis.summary import BootstrapSettings
-
-    return BootstrapSettings(resamples=resamples, seed=bootstrap_seed, confidence=confidence)
+def allow_mismatch_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--allow-mismatch``: group runs whose settings differ; ``help`` says where."""
+    return click.option("--allow-mismatch", is_flag=True, help=help)
 
 
 def _summaries(
@@ -85,7 +98,7 @@ def _trait_drop(
 
 
 @cli.command()
-@click.argument("run_ids", nargs=-1, required=True, metavar="RUN...")
+@run_ids_argument("RUN...")
 @click.option(
     "--html",
     "html_path",
@@ -93,11 +106,7 @@ def _trait_drop(
     default=None,
     help="Also write a self-contained HTML report (charts, success grid, transcripts).",
 )
-@click.option(
-    "--allow-mismatch",
-    is_flag=True,
-    help="In the HTML trait-drop chart, compare runs whose settings differ.",
-)
+@allow_mismatch_option("In the HTML trait-drop chart, compare runs whose settings differ.")
 @bootstrap_options
 @results_db_option
 @json_option
@@ -105,9 +114,7 @@ def report(
     run_ids: tuple[str, ...],
     html_path: Path | None,
     allow_mismatch: bool,
-    resamples: int,
-    bootstrap_seed: int,
-    confidence: float,
+    bootstrap: BootstrapSettings,
     results_db: Path | None,
     as_json: bool,
 ) -> None:
@@ -119,7 +126,6 @@ def report(
     """
     from tautrait_core.render.terminal import summary_view, with_component_failures
 
-    bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
     if html_path is not None:
         audits = _trait_audits(results_db, summaries)
@@ -132,7 +138,7 @@ def report(
     for index, summary in enumerate(summaries):
         if index:
             out.print()
-        for line in summary_view(summary, confidence):
+        for line in summary_view(summary, bootstrap.confidence):
             out.print(line)
 
 
@@ -159,11 +165,9 @@ def _write_html(
 
 
 @cli.command()
-@click.argument("run_ids", nargs=-1, required=True, metavar="BASE RUN... | SWEEP")
-@click.option(
-    "--allow-mismatch",
-    is_flag=True,
-    help="Compare runs that differ in more than their traits (the differences are listed).",
+@run_ids_argument("BASE RUN... | SWEEP")
+@allow_mismatch_option(
+    "Compare runs that differ in more than their traits (the differences are listed)."
 )
 @bootstrap_options
 @results_db_option
@@ -171,9 +175,7 @@ def _write_html(
 def compare(
     run_ids: tuple[str, ...],
     allow_mismatch: bool,
-    resamples: int,
-    bootstrap_seed: int,
-    confidence: float,
+    bootstrap: BootstrapSettings,
     results_db: Path | None,
     as_json: bool,
 ) -> None:
@@ -189,7 +191,6 @@ def compare(
     """
     from tautrait_core.render.terminal import trait_audit_view, trait_drop_view
 
-    bootstrap = _bootstrap(resamples, bootstrap_seed, confidence)
     summaries = _summaries(results_db, run_ids, bootstrap)
     if len(summaries) < 2:
         raise click.UsageError(
@@ -292,13 +293,10 @@ def diagnose(
     import asyncio
 
     from tautrait_core.analysis.diagnose import diagnose_run
-    from tautrait_core.llm.client import ModelSpec
-    from tautrait_core.llm.keys import require_keys
 
     store = open_store(results_db)
     record = library_call(store.get_run, run_id)
-    library_call(require_keys, model, None, api_base, "diagnosis")
-    spec = ModelSpec(model=model, api_base=api_base, temperature=0.0, role="diagnose")
+    spec = judge_spec(model, api_base, "diagnosis", "diagnose")
     outcome = library_call(asyncio.run, diagnose_run(store, record, spec, concurrency, redo, limit))
     if as_json:
         echo_json(

@@ -11,6 +11,8 @@ from tautrait_core.cli.root import (
     check_results_database,
     cli,
     json_option,
+    judge_options,
+    judge_spec,
     library_call,
     results_db_option,
 )
@@ -35,13 +37,10 @@ if TYPE_CHECKING:
     default=None,
     help="Task set to score with [default: the run's, or the domain's default for a file].",
 )
-@click.option(
-    "--judge-model",
-    default=None,
-    help="Model that judges the NL assertions of τ²-style tasks whose reward basis holds "
-    "them (without one, such episodes are reported as not scoreable).",
+@judge_options(
+    "Model that judges the NL assertions of τ²-style tasks whose reward basis holds "
+    "them (without one, such episodes are reported as not scoreable)."
 )
-@click.option("--judge-api-base", default=None, help="OpenAI-compatible server for the judge.")
 @results_db_option
 @json_option
 def rescore(
@@ -69,13 +68,8 @@ def rescore(
     judge = None
     if judge_model is not None:
         from tautrait_core.compat.tau2.nl_judge import ModelJudge
-        from tautrait_core.llm.client import ModelSpec
-        from tautrait_core.llm.keys import require_keys
 
-        library_call(require_keys, judge_model, None, judge_api_base, "judge")
-        judge = ModelJudge(
-            ModelSpec(model=judge_model, api_base=judge_api_base, temperature=0.0, role="judge")
-        )
+        judge = ModelJudge(judge_spec(judge_model, judge_api_base, "judge", "judge"))
     report = library_call(
         rescore_source,
         source,

@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
+from tautrait_core.cli.root import (
+    cli,
+    json_option,
+    library_call,
+    open_store,
+    results_db_option,
+    run_ids_argument,
+)
 from tautrait_core.render.console import console, echo_json, plugins_table, runs_table
+
+if TYPE_CHECKING:
+    from tautrait_core.compat.tau2_import import Tau2Import
+    from tautrait_core.compat.tau_trait_import import DomainImport
 
 
 @cli.command()
@@ -94,7 +107,7 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("run_ids", metavar="RUN...", nargs=-1, required=True)
+@run_ids_argument("RUN...")
 @click.option(
     "--format",
     "export_format",
@@ -188,29 +201,40 @@ def import_command(source: str, path: Path) -> None:
     manager = get_plugin_manager()
     domains = [manager.get("domain", name) for name in library_call(manager.names, "domain")]
     reports = library_call(import_tau_trait, path, domains)
-    out = console()
-    for item in reports:
-        splits = ", ".join(f"tau-trait:{s} ({n} tasks)" for s, n in item.splits.items())
-        out.print(f"{item.domain}: {splits}; data: {len(item.data_files)} files -> {item.folder}")
-        for problem in item.problems:
-            out.print(f"  skipped: {problem}")
     first = reports[0]
-    split = next(iter(first.splits))
-    out.print(
-        f"Run one with: tautrait run --domain {first.domain} --task-set tau-trait:{split} ..."
-    )
+    example = f"--domain {first.domain} --task-set tau-trait:{next(iter(first.splits))}"
+    _print_imports(reports, _tau_trait_imported, example)
+
+
+def _tau_trait_imported(item: DomainImport) -> str:
+    splits = ", ".join(f"tau-trait:{s} ({n} tasks)" for s, n in item.splits.items())
+    return f"{splits}; data: {len(item.data_files)} files"
 
 
 def _import_tau2(path: Path) -> None:
     from tautrait_core.compat.tau2_import import import_tau2
 
     reports = library_call(import_tau2, path)
+    first = next(item for item in reports if item.task_sets)
+    example = f"--domain tau2-{first.domain} --task-set {next(iter(first.task_sets))}"
+    _print_imports(reports, _tau2_imported, example)
+
+
+def _tau2_imported(item: Tau2Import) -> str:
+    sets = ", ".join(f"{name} ({n} tasks)" for name, n in item.task_sets.items())
+    return sets or "nothing imported"
+
+
+def _print_imports(
+    reports: Sequence[DomainImport] | Sequence[Tau2Import],
+    imported: Callable[[Any], str],
+    example: str,
+) -> None:
+    """Each domain's line (``imported`` says what it got) and what it skipped, then how to
+    run what was imported (``example``: the `tautrait run` options of one task set)."""
     out = console()
     for item in reports:
-        sets = ", ".join(f"{name} ({n} tasks)" for name, n in item.task_sets.items())
-        out.print(f"{item.domain}: {sets or 'nothing imported'} -> {item.folder}")
+        out.print(f"{item.domain}: {imported(item)} -> {item.folder}")
         for problem in item.problems:
             out.print(f"  skipped: {problem}")
-    first = next(item for item in reports if item.task_sets)
-    name = next(iter(first.task_sets))
-    out.print(f"Run one with: tautrait run --domain tau2-{first.domain} --task-set {name} ...")
+    out.print(f"Run one with: tautrait run {example} ...")

@@ -6,11 +6,14 @@ import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from tautrait_core.errors import TautraitError
+
+if TYPE_CHECKING:
+    from tautrait_core.llm.client import ModelSpec
 
 
 def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -120,6 +123,37 @@ def max_cost_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., A
     return click.option(
         "--max-cost", type=click.FloatRange(min=0, min_open=True), default=None, help=help
     )
+
+
+def judge_options(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--judge-model`` (none by default; ``help`` says what the judge does) and
+    ``--judge-api-base``, the OpenAI-compatible server it is called on."""
+    judge_model = click.option("--judge-model", default=None, help=help)
+    judge_api_base = click.option(
+        "--judge-api-base", default=None, help="OpenAI-compatible server for the judge."
+    )
+
+    def add_options(command: Callable[..., Any]) -> Callable[..., Any]:
+        return judge_model(judge_api_base(command))
+
+    return add_options
+
+
+def run_ids_argument(metavar: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """One or more stored runs (ids, unique prefixes of ids, or 'latest'), as ``run_ids``;
+    ``metavar`` is how the help names them."""
+    return click.argument("run_ids", nargs=-1, required=True, metavar=metavar)
+
+
+def judge_spec(model: str, api_base: str | None, side: str, role: str) -> ModelSpec:
+    """A judging model's :class:`~tautrait_core.llm.client.ModelSpec` (temperature 0),
+    after checking that ``model`` has a provider and a key (``side`` names it in the
+    error); ``role`` is recorded with each of its calls."""
+    from tautrait_core.llm.client import ModelSpec
+    from tautrait_core.llm.keys import require_keys
+
+    library_call(require_keys, model, None, api_base, side)
+    return ModelSpec(model=model, api_base=api_base, temperature=0.0, role=role)
 
 
 COMMAND_MODULES = {

@@ -15,7 +15,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from tautrait_core.cli.root import cli, library_call, max_cost_option
+from tautrait_core.cli.root import cli, judge_options, library_call, max_cost_option
 from tautrait_core.render.console import console, echo_json, print_metrics
 
 PLUGIN_OPTION_PREFIX = "plugin__"
@@ -125,13 +125,10 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
 @click.option("--user-model", default="gpt-4o", show_default=True)
 @click.option("--user-provider", "--user-model-provider", "user_provider", default=None)
 @click.option("--user-api-base", default=None, help="OpenAI-compatible server for the user.")
-@click.option(
-    "--judge-model",
-    default=None,
-    help="Model that judges NL assertions (τ²-style tasks whose reward basis holds "
-    "NL_ASSERTION; without it they are not scoreable).",
+@judge_options(
+    "Model that judges NL assertions (τ²-style tasks whose reward basis holds "
+    "NL_ASSERTION; without it they are not scoreable)."
 )
-@click.option("--judge-api-base", default=None, help="OpenAI-compatible server for the judge.")
 @click.option("--trait-backend", default="prompt", show_default=True)
 @click.option("--traits", default=None, help="Trait mix, e.g. impatience=high,confusion=1.")
 @click.option(

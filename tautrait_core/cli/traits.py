@@ -11,10 +11,13 @@ from tautrait_core.cli.root import (
     cli,
     concurrency_option,
     json_option,
+    judge_options,
+    judge_spec,
     library_call,
     max_cost_option,
     open_store,
     results_db_option,
+    run_ids_argument,
 )
 from tautrait_core.render.console import console, echo_json, format_cost
 
@@ -28,13 +31,8 @@ def traits() -> None:
 
 
 @traits.command()
-@click.argument("run_ids", nargs=-1, required=True, metavar="RUN...")
-@click.option(
-    "--judge-model",
-    default=None,
-    help="litellm model that rates the user turns not rated yet [default: only report].",
-)
-@click.option("--judge-api-base", default=None, help="OpenAI-compatible server for the judge.")
+@run_ids_argument("RUN...")
+@judge_options("litellm model that rates the user turns not rated yet [default: only report].")
 @concurrency_option("User turns rated at once.")
 @max_cost_option("Stop starting judge calls once this command has spent this many dollars.")
 @results_db_option
@@ -61,18 +59,13 @@ def audit(
 
     from tautrait_core.analysis.trait_audit import stored_trait_audits
     from tautrait_core.analysis.trait_rating import rate_runs
-    from tautrait_core.llm.client import ModelSpec
-    from tautrait_core.llm.keys import require_keys
     from tautrait_core.render.terminal import trait_audit_view, trait_drift_view
 
     store = open_store(results_db)
     records = [library_call(store.get_run, run_id) for run_id in run_ids]
     rating = None
     if judge_model is not None:
-        library_call(require_keys, judge_model, None, judge_api_base, "judge")
-        spec = ModelSpec(
-            model=judge_model, api_base=judge_api_base, temperature=0.0, role="trait_judge"
-        )
+        spec = judge_spec(judge_model, judge_api_base, "judge", "trait_judge")
         rating = library_call(asyncio.run, rate_runs(store, records, spec, concurrency, max_cost))
     audits = stored_trait_audits(store, records, judge_model)
     if as_json:

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from tautrait_core import library_call
+from tautrait_core import json_option, library_call
 
 LOCAL_EXTRA_HINT = (
     "the local steer commands need torch and transformers: pip install 'tautrait-steer-user[local]'"
@@ -104,7 +104,7 @@ def steer() -> None:
 @click.option("--batch-size", type=click.IntRange(min=1), default=8, show_default=True)
 @device_option
 @dtype_option
-@click.option("--json", "as_json", is_flag=True, help="Output JSON.")
+@json_option
 def build(
     model: str,
     out_dir: Path,
@@ -215,7 +215,7 @@ def serve(
 @level_scales_option
 @device_option
 @dtype_option
-@click.option("--json", "as_json", is_flag=True, help="Output JSON.")
+@json_option
 def probe(
     model: str | None,
     vectors_dir: Path,
