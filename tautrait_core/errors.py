@@ -71,3 +71,8 @@ class SweepError(TautraitError):
 
 class RunBusyError(TautraitError):
     """Another live process is writing the run (a second writer is refused)."""
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of ``exc``'s message, or the name of its type when it has none."""
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -13,6 +13,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tautrait_core.compat.file_items import parse_items
 from tautrait_core.config import RunConfig
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.episode.messages import Message, ToolCall
@@ -203,16 +204,12 @@ def read_result_list(path: Path) -> list[UpstreamEpisode]:
         raise TaskSetError(
             f"{path}: expected a JSON list of results (task_id, reward, info, traj, trial)"
         )
-    episodes = []
-    for position, record in enumerate(records):
-        try:
-            episodes.append(_episode(record))
-        except (ValueError, TypeError, AttributeError, RecursionError) as exc:
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise TaskSetError(
-                f"{path}: record {position} is not a result record: {reason}"
-            ) from exc
-    return episodes
+    return parse_items(
+        records,
+        _episode,
+        (ValueError, TypeError, AttributeError, RecursionError),
+        lambda position, _item: f"{path}: record {position} is not a result record",
+    )
 
 
 def _whole_number(record: dict[str, Any], key: str, default: int | None = None) -> int:

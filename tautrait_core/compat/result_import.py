@@ -27,6 +27,7 @@ from tautrait_core.compat.tau2.results import (
 )
 from tautrait_core.config import RunConfig
 from tautrait_core.domain.task import Task
+from tautrait_core.episode.result import EpisodeResult
 from tautrait_core.errors import ConfigError
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord
@@ -118,32 +119,16 @@ def import_result_list(
             f"cannot tell which domain {path.name} belongs to: pass --domain "
             f"(e.g. --domain {UPSTREAM_DOMAINS[0]})"
         )
-    traits = settings.traits if settings.traits is not None else traits_from_file_name(path)
-    task_set = settings.task_set or _default_task_set(domain, path)
-    task_ids = sorted({episode.result.task_id for episode in episodes})
-    config = RunConfig(
+    return _store_imported_run(
+        store,
+        path,
+        settings,
+        [episode.result for episode in episodes],
         domain=domain,
-        task_set=task_set,
-        agent=settings.agent,
+        traits=settings.traits if settings.traits is not None else traits_from_file_name(path),
+        task_set=settings.task_set or _default_task_set(domain, path),
         agent_model=settings.agent_model,
-        user=settings.user,
         user_model=settings.user_model,
-        traits=traits,
-        num_trials=max(episode.result.trial for episode in episodes) + 1,
-        task_ids=task_ids,
-        run_name=settings.name or path.stem,
-    )
-    record = store.import_run(
-        config,
-        task_set,
-        task_ids,
-        plugins={"imported-from": str(path.resolve())},
-        results=[episode.result for episode in episodes],
-        status=IMPORTED_STATUS,
-    )
-    pairs = {(episode.result.task_id, episode.result.trial) for episode in episodes}
-    return ImportedRun(
-        record=store.get_run(record.id), episodes=len(pairs), duplicates=len(episodes) - len(pairs)
     )
 
 
@@ -172,16 +157,48 @@ def import_tau2_results(store: ResultStore, path: Path, settings: ImportSettings
     else:
         task_set = settings.task_set or default_tau2_task_set(domain)
     agent_info, user_info = read.info.get("agent_info") or {}, read.info.get("user_info") or {}
-    task_ids = sorted({result.task_id for result in read.results})
+    return _store_imported_run(
+        store,
+        path,
+        settings,
+        read.results,
+        domain=domain,
+        task_set=task_set,
+        traits=settings.traits or TraitMix(),
+        agent_model=settings.agent_model or agent_info.get("llm"),
+        user_model=settings.user_model or user_info.get("llm"),
+        plugins={
+            "format": "tau2",
+            TAU2_TASK_IDS: json.dumps(_ids_by_position(read, installed)),
+        },
+    )
+
+
+def _store_imported_run(
+    store: ResultStore,
+    path: Path,
+    settings: ImportSettings,
+    results: list[EpisodeResult],
+    *,
+    domain: str,
+    task_set: str,
+    traits: TraitMix,
+    agent_model: str | None,
+    user_model: str | None,
+    plugins: dict[str, str] | None = None,
+) -> ImportedRun:
+    """Store the results read from ``path`` as a new run of status ``imported``, with the
+    settings the import resolved; ``plugins`` adds to the run's ``imported-from`` entry."""
+    task_ids = sorted({result.task_id for result in results})
     config = RunConfig(
         domain=domain,
         task_set=task_set,
         agent=settings.agent,
-        agent_model=settings.agent_model or agent_info.get("llm"),
+        agent_model=agent_model,
         user=settings.user,
-        user_model=settings.user_model or user_info.get("llm"),
-        traits=settings.traits or TraitMix(),
-        num_trials=max(result.trial for result in read.results) + 1,
+        user_model=user_model,
+        traits=traits,
+        num_trials=max(result.trial for result in results) + 1,
         task_ids=task_ids,
         run_name=settings.name or path.stem,
     )
@@ -189,19 +206,13 @@ def import_tau2_results(store: ResultStore, path: Path, settings: ImportSettings
         config,
         task_set,
         task_ids,
-        plugins={
-            "imported-from": str(path.resolve()),
-            "format": "tau2",
-            TAU2_TASK_IDS: json.dumps(_ids_by_position(read, installed)),
-        },
-        results=read.results,
+        plugins={"imported-from": str(path.resolve()), **(plugins or {})},
+        results=results,
         status=IMPORTED_STATUS,
     )
-    pairs = {(result.task_id, result.trial) for result in read.results}
+    pairs = {(result.task_id, result.trial) for result in results}
     return ImportedRun(
-        record=store.get_run(record.id),
-        episodes=len(pairs),
-        duplicates=len(read.results) - len(pairs),
+        record=store.get_run(record.id), episodes=len(pairs), duplicates=len(results) - len(pairs)
     )
 
 

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tautrait_core.compat.import_folders import (
+    DomainImportReport,
+    find_domains_folder,
+    replace_folder,
+    staging_folder,
+)
 from tautrait_core.compat.tau2.tasks import read_tau2_tasks
 from tautrait_core.domain.task_sets import TAU2_SOURCE, tau2_task_set_name
 from tautrait_core.errors import TaskSetError, UpstreamImportError
@@ -38,26 +43,20 @@ AIRLINE_DB_FIX = (
 
 
 @dataclass
-class Tau2Import:
+class Tau2Import(DomainImportReport):
     """What was imported for one τ² domain."""
 
-    domain: str
-    folder: Path
     task_sets: dict[str, int] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
 
 
 def find_domains_dir(checkout: Path) -> Path:
     """The checkout's folder of τ² domains (``data/tau2/domains``)."""
-    for candidate in (checkout / "data" / "tau2" / "domains", checkout / "domains", checkout):
-        if candidate.is_dir() and any(
-            any((candidate / name).glob("tasks*.json")) for name in TAU2_DOMAINS
-        ):
-            return candidate
-    raise UpstreamImportError(
+    return find_domains_folder(
+        (checkout / "data" / "tau2" / "domains", checkout / "domains", checkout),
+        lambda folder: any(any((folder / name).glob("tasks*.json")) for name in TAU2_DOMAINS),
         f"{checkout} does not look like a τ²-bench checkout: expected "
         "data/tau2/domains/<domain>/tasks.json (domains mock, airline, retail, telecom). "
-        "Clone https://github.com/sierra-research/tau2-bench and pass its root folder."
+        "Clone https://github.com/sierra-research/tau2-bench and pass its root folder.",
     )
 
 
@@ -92,8 +91,7 @@ def _import_domain(source: Path, domain: str, destination: Path) -> Tau2Import:
             AIRLINE_DB_FIX if domain == "airline" else f"{data_file} is missing; {domain} skipped"
         )
         return report
-    staging = Path(tempfile.mkdtemp(prefix=f".{domain}-", dir=destination.parent))
-    try:
+    with staging_folder(destination) as staging:
         shutil.copytree(source, staging, dirs_exist_ok=True, symlinks=True)
         if domain != "telecom":
             _check_json(staging / DATA_FILES[domain])
@@ -108,14 +106,8 @@ def _import_domain(source: Path, domain: str, destination: Path) -> Tau2Import:
             dumped = [task.model_dump(mode="json") for task in tasks]
             (staging / "task_sets" / f"{name}.json").write_text(json.dumps(dumped, indent=1))
             report.task_sets[f"{TAU2_SOURCE}:{name}"] = len(tasks)
-        if not report.task_sets:
-            return report
-        if destination.exists():
-            shutil.rmtree(destination)
-        staging.rename(destination)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging)
+        if report.task_sets:
+            replace_folder(staging, destination)
     return report
 
 

@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tautrait_core.compat.import_folders import (
+    DomainImportReport,
+    find_domains_folder,
+    replace_folder,
+    staging_folder,
+)
 from tautrait_core.compat.task_files import read_task_file
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.task_sets import UPSTREAM_SOURCE
@@ -24,26 +29,20 @@ SPLITS = ("test", "train", "dev")
 
 
 @dataclass
-class DomainImport:
+class DomainImport(DomainImportReport):
     """What was imported for one domain."""
 
-    domain: str
-    folder: Path
     splits: dict[str, int] = field(default_factory=dict)
     data_files: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
 
 
 def find_envs_dir(checkout: Path) -> Path:
     """The folder holding one sub-folder per upstream domain (``tau_trait/envs``)."""
-    for candidate in (checkout / "tau_trait" / "envs", checkout / "envs", checkout):
-        if candidate.is_dir() and any(
-            (candidate / d / "data").is_dir() for d in _subdirs(candidate)
-        ):
-            return candidate
-    raise UpstreamImportError(
+    return find_domains_folder(
+        (checkout / "tau_trait" / "envs", checkout / "envs", checkout),
+        lambda folder: any((folder / d / "data").is_dir() for d in _subdirs(folder)),
         f"{checkout} does not look like a tau-trait checkout: expected tau_trait/envs/<domain>/"
-        "data/ folders. Clone https://github.com/collinear-ai/tau-trait and pass its root folder."
+        "data/ folders. Clone https://github.com/collinear-ai/tau-trait and pass its root folder.",
     )
 
 
@@ -56,8 +55,7 @@ def import_domain(source: Path, domain: Domain, destination: Path) -> DomainImpo
     codec = domain.upstream
     assert codec is not None
     report = DomainImport(domain=domain.name, folder=destination)
-    staging = Path(tempfile.mkdtemp(prefix=f".{domain.name}-", dir=destination.parent))
-    try:
+    with staging_folder(destination) as staging:
         data_source = source / "data"
         (staging / "data").mkdir()
         for path in sorted(data_source.glob("*.json")):
@@ -99,12 +97,7 @@ def import_domain(source: Path, domain: Domain, destination: Path) -> DomainImpo
                 f"{source}: no readable tasks_test/train/dev.py files for {domain.name}"
                 + (": " + "; ".join(report.problems) if report.problems else "")
             )
-        if destination.exists():
-            shutil.rmtree(destination)
-        staging.rename(destination)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging)
+        replace_folder(staging, destination)
     return report
 
 

@@ -1,11 +1,16 @@
-"""What an episode's conversation has produced so far, shared by both protocols."""
+"""What an episode's conversation has produced so far, and what it is played with: shared
+by both protocols."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tautrait_core.domain.state import EpisodeDB
+from tautrait_core.episode.agent import Agent
+from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.messages import Message
 from tautrait_core.episode.result import Termination
+from tautrait_core.episode.user import UserSimulator
 from tautrait_core.llm.client import encodable_text
 
 
@@ -26,6 +31,18 @@ class Conversation:
     steps: int = 0
     tool_errors: int = 0
     termination: Termination | None = None
+
+
+@dataclass(eq=False)
+class EpisodeProtocol:
+    """One conversation played with a protocol (τ-bench's or τ²'s): the episode, its
+    database, the two sides, and the :class:`Conversation` the protocol fills in."""
+
+    context: EpisodeContext
+    db: EpisodeDB
+    agent: Agent
+    user: UserSimulator
+    conversation: Conversation
 
 
 class UserFailure(Exception):

@@ -46,7 +46,12 @@ from tautrait_core.domain.reward import RewardInfo, compute_reward
 from tautrait_core.domain.state import EpisodeDB, StateTemplate
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.conversation import Conversation, UserFailure, user_turn
+from tautrait_core.episode.conversation import (
+    Conversation,
+    EpisodeProtocol,
+    UserFailure,
+    user_turn,
+)
 from tautrait_core.episode.messages import STOP_TOKEN, Message
 from tautrait_core.episode.result import FINISHED_TERMINATIONS, EpisodeResult, Outcome, Termination
 from tautrait_core.episode.tau2_protocol import Tau2Episode
@@ -103,7 +108,7 @@ async def run_episode(
             if context.tau2:
                 await Tau2Episode(context, db, agent, user, conversation).run(history)
             else:
-                await _tau_bench_conversation(context, db, agent, user, conversation)
+                await TauBenchEpisode(context, db, agent, user, conversation).run()
         except UserFailure as failure:
             cause = failure.__cause__ or failure
             conversation.termination = (
@@ -193,52 +198,50 @@ async def _score(
     )
 
 
-async def _tau_bench_conversation(
-    context: EpisodeContext,
-    db: EpisodeDB,
-    agent: Agent,
-    user: UserSimulator,
-    conversation: Conversation,
-) -> None:
-    """The conversation with τ-bench's protocol: the customer opens; of an agent message
-    with tool calls only the first call runs; ``max_steps`` counts agent steps."""
-    domain = context.domain
-    config = context.config
-    messages = conversation.messages
-    first = await _user_text(user.start())
-    messages.append(Message(role="user", content=first))
-    if STOP_TOKEN in first:
-        conversation.termination = Termination.USER_STOP
-    while conversation.termination is None:
-        if conversation.steps >= config.step_limit(tau2=False):
-            conversation.termination = Termination.MAX_STEPS
-            break
-        reply = await agent.next_message(messages)
-        conversation.steps += 1
-        if reply.tool_calls:
-            call = reply.tool_calls[0]
-            content = None if reply.content is None else encodable_text(reply.content)
-            messages.append(
-                Message(role="assistant", content=content, tool_calls=[bounded_call(call)])
-            )
-            observation = execute_tool_call(domain, db, call)
-            messages.append(
-                Message(role="tool", content=observation, tool_call_id=call.id, name=call.name)
-            )
-            if ends_episode(domain, call):
-                conversation.termination = Termination.TERMINATING_TOOL
-            elif config.max_errors is not None and domain.is_error(observation):
-                conversation.tool_errors += 1
-                if conversation.tool_errors >= config.max_errors:
-                    conversation.termination = Termination.TOO_MANY_ERRORS
-        else:
-            content = encodable_text(reply.content or "")
-            messages.append(Message(role="assistant", content=content))
-            conversation.replies.append(content)
-            answer = await _user_text(user.reply(content))
-            messages.append(Message(role="user", content=answer))
-            if STOP_TOKEN in answer:
-                conversation.termination = Termination.USER_STOP
+class TauBenchEpisode(EpisodeProtocol):
+    """Runs one conversation with τ-bench's protocol, filling in ``conversation``: the
+    customer opens; of an agent message with tool calls only the first call runs;
+    ``max_steps`` counts agent steps."""
+
+    async def run(self) -> None:
+        """Play the conversation to its end."""
+        domain, config = self.context.domain, self.context.config
+        db, agent, user, conversation = self.db, self.agent, self.user, self.conversation
+        messages = conversation.messages
+        first = await _user_text(user.start())
+        messages.append(Message(role="user", content=first))
+        if STOP_TOKEN in first:
+            conversation.termination = Termination.USER_STOP
+        while conversation.termination is None:
+            if conversation.steps >= config.step_limit(tau2=False):
+                conversation.termination = Termination.MAX_STEPS
+                break
+            reply = await agent.next_message(messages)
+            conversation.steps += 1
+            if reply.tool_calls:
+                call = reply.tool_calls[0]
+                content = None if reply.content is None else encodable_text(reply.content)
+                messages.append(
+                    Message(role="assistant", content=content, tool_calls=[bounded_call(call)])
+                )
+                observation = execute_tool_call(domain, db, call)
+                messages.append(
+                    Message(role="tool", content=observation, tool_call_id=call.id, name=call.name)
+                )
+                if ends_episode(domain, call):
+                    conversation.termination = Termination.TERMINATING_TOOL
+                elif config.max_errors is not None and domain.is_error(observation):
+                    conversation.tool_errors += 1
+                    if conversation.tool_errors >= config.max_errors:
+                        conversation.termination = Termination.TOO_MANY_ERRORS
+            else:
+                content = encodable_text(reply.content or "")
+                messages.append(Message(role="assistant", content=content))
+                conversation.replies.append(content)
+                answer = await _user_text(user.reply(content))
+                messages.append(Message(role="user", content=answer))
+                if STOP_TOKEN in answer:
+                    conversation.termination = Termination.USER_STOP
 
 
 async def _user_text(awaitable: object) -> str:

@@ -16,13 +16,11 @@ episode): the conversation goes on until the customer says they were transferred
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Literal
 
 from tautrait_core.domain.criteria import Side
-from tautrait_core.domain.state import EpisodeDB
-from tautrait_core.episode.agent import Agent
-from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.conversation import Conversation, user_turn
+from tautrait_core.episode.conversation import EpisodeProtocol, user_turn
 from tautrait_core.episode.messages import (
     OUT_OF_SCOPE_TOKEN,
     STOP_TOKEN,
@@ -32,7 +30,7 @@ from tautrait_core.episode.messages import (
 )
 from tautrait_core.episode.result import Termination
 from tautrait_core.episode.tool_execution import bounded_call, execute_tool_call
-from tautrait_core.episode.user import UserSimulator, UserTurn
+from tautrait_core.episode.user import UserTurn
 from tautrait_core.llm.client import encodable_text
 
 DEFAULT_MAX_ERRORS = 10
@@ -65,24 +63,13 @@ def agent_view(messages: list[Message]) -> list[Message]:
     return [message for message in messages if message.requestor != "user"]
 
 
-class Tau2Episode:
+@dataclass(eq=False)
+class Tau2Episode(EpisodeProtocol):
     """Runs one conversation with the τ² protocol, filling in ``conversation``."""
 
-    def __init__(
-        self,
-        context: EpisodeContext,
-        db: EpisodeDB,
-        agent: Agent,
-        user: UserSimulator,
-        conversation: Conversation,
-    ) -> None:
-        self.context = context
-        self.db = db
-        self.agent = agent
-        self.user = user
-        self.conversation = conversation
-        self.max_errors = context.config.max_errors or DEFAULT_MAX_ERRORS
-        self.pending_user: UserInput = user.start
+    def __post_init__(self) -> None:
+        self.max_errors = self.context.config.max_errors or DEFAULT_MAX_ERRORS
+        self.pending_user: UserInput = self.user.start
         self.pending_calls: tuple[Message, Side] | None = None
 
     async def run(self, history: list[Message]) -> None:

@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from tautrait_core.errors import ConfigError
+from tautrait_core.errors import ConfigError, first_line
 from tautrait_core.paths import data_dir
 
 SECRET_NAME = re.compile(r"(API_KEY|_KEY|_TOKEN|_SECRET)$")
@@ -114,7 +114,7 @@ def unknown_provider(model: str, provider: str | None, api_base: str | None) -> 
             model=model, custom_llm_provider=provider, api_base=api_base
         )
     except Exception as exc:  # litellm raises its own BadRequestError (and others)
-        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return first_line(exc)
     return None
 
 

@@ -1,6 +1,6 @@
 """The HTTP plumbing of the fake services tests run on loopback: a quiet JSON request
-handler and a server that serves it from a background thread, with failures injected ahead
-of its normal answers.
+handler that knows the service it answers for, and a server that serves it from a
+background thread, with failures injected ahead of its normal answers.
 
 :class:`~tautrait_core.testing.server.ScriptedModelServer` is built on these, and so can be a
 plugin's fake of the service it calls (the steer plugin's fake hosted service is).
@@ -10,16 +10,23 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 FailureT = TypeVar("FailureT")
+ServiceT = TypeVar("ServiceT", bound="LoopbackService[Any]")
 
 
-class JSONRequestHandler(BaseHTTPRequestHandler):
-    """An HTTP/1.1 handler that logs nothing and answers with JSON bodies."""
+class JSONRequestHandler(BaseHTTPRequestHandler, Generic[ServiceT]):
+    """An HTTP/1.1 handler that logs nothing and answers with JSON bodies, for the
+    :class:`LoopbackService` it is made by (:attr:`service`)."""
 
     protocol_version = "HTTP/1.1"
+
+    def __init__(self, *args: Any, service: ServiceT, **kwargs: Any) -> None:
+        self.service = service
+        super().__init__(*args, **kwargs)  # answers the request
 
     def log_message(self, format: str, *args: Any) -> None:
         return
@@ -45,8 +52,9 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
 
 class LoopbackService(Generic[FailureT]):
     """An HTTP server on ``127.0.0.1`` answering from a background thread, started by
-    :meth:`start` or ``with``; a subclass says how it answers in :meth:`handler`, and serves
-    the failures :meth:`inject` queued (of its own failure type) before normal answers.
+    :meth:`start` or ``with``; a subclass says how it answers with its
+    :attr:`handler_class`, and serves the failures :meth:`inject` queued (of its own failure
+    type) before normal answers.
 
     Args:
         port: The port to listen on (0: any free port).
@@ -54,6 +62,9 @@ class LoopbackService(Generic[FailureT]):
 
     thread_name = "loopback-service"
     """The name of the serving thread."""
+
+    handler_class: ClassVar[type[JSONRequestHandler[Any]]]
+    """The handler of each request; it is made with ``service=`` this service."""
 
     def __init__(self, port: int = 0) -> None:
         self.port = port
@@ -70,10 +81,6 @@ class LoopbackService(Generic[FailureT]):
         """The injected failure the next request gets, if any (call with ``_lock`` held)."""
         return self._failures.popleft() if self._failures else None
 
-    def handler(self) -> type[BaseHTTPRequestHandler]:
-        """The request handler class (it may refer to this service)."""
-        raise NotImplementedError
-
     def root_url(self) -> str:
         """``http://127.0.0.1:PORT``, with the port the server listens on."""
         if self._httpd is None:
@@ -82,7 +89,9 @@ class LoopbackService(Generic[FailureT]):
 
     def start(self) -> Self:
         """Listen and serve in a daemon thread."""
-        httpd = ThreadingHTTPServer(("127.0.0.1", self.port), self.handler())
+        httpd = ThreadingHTTPServer(
+            ("127.0.0.1", self.port), partial(self.handler_class, service=self)
+        )
         httpd.daemon_threads = True
         httpd.request_queue_size = 1024
         self._httpd = httpd

@@ -18,7 +18,6 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from tautrait_core.testing.loopback import JSONRequestHandler, LoopbackService
@@ -74,6 +73,85 @@ def reply_tool_call(
     return Reply(content=content, tool_calls=[(name, arguments)])
 
 
+class _ChatCompletionsHandler(JSONRequestHandler["ScriptedModelServer"]):
+    """Answers the OpenAI routes for :class:`ScriptedModelServer`."""
+
+    def setup(self) -> None:
+        super().setup()
+        # headers and body go out in separate writes: without this, Nagle's
+        # algorithm and delayed ACKs add ~40 ms to every answer
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/").endswith("/models"):
+            self._send(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+        else:
+            self._send(404, {"error": {"message": "not found"}})
+
+    def do_POST(self) -> None:
+        service = self.service
+        raw = self.read_body()
+        try:
+            request = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            self._send(400, {"error": {"message": "invalid JSON body"}})
+            return
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        with service._lock:
+            service.requests.append(request)
+            failure = service._next_failure()
+            service._concurrent += 1
+            service.max_concurrent = max(service.max_concurrent, service._concurrent)
+        try:
+            self._answer(request, failure)
+        finally:
+            with service._lock:
+                service._concurrent -= 1
+
+    def _answer(self, request: dict[str, Any], failure: Failure | None) -> None:
+        if failure is not None:
+            self._fail(failure)
+            return
+        if self.service.latency_s:
+            time.sleep(self.service.latency_s)
+        try:
+            answer = self.service.responder(request)
+        except Exception as exc:  # a broken script shows up as a 500 with its text
+            self._send(500, {"error": {"message": f"responder failed: {exc!r}"}})
+            return
+        if isinstance(answer, Failure):
+            self._fail(answer)
+            return
+        reply = reply_text(answer) if isinstance(answer, str) else answer
+        self._send(200, self.service._completion(request, reply))
+
+    def _fail(self, failure: Failure) -> None:
+        if failure.delay_s:
+            time.sleep(failure.delay_s)
+        if failure.truncated:
+            body = json.dumps(self.service._completion({}, reply_text("cut"))).encode()
+            self.send_body(200, body[: len(body) // 2])
+            return
+        headers = {}
+        if failure.retry_after is not None:
+            headers["Retry-After"] = f"{failure.retry_after:g}"
+        body = failure.body or {
+            "error": {
+                "message": f"injected failure {failure.status}",
+                "type": "rate_limit_error" if failure.status == 429 else "server_error",
+                "code": failure.status,
+            }
+        }
+        self._send(failure.status, body, headers)
+
+    def _send(
+        self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> None:
+        self.send_body(status, json.dumps(body).encode(), headers)
+
+
 Responder = Callable[[dict[str, Any]], "Reply | Failure | str"]
 
 
@@ -94,6 +172,7 @@ class ScriptedModelServer(LoopbackService[Failure]):
     """
 
     thread_name = "scripted-model-server"
+    handler_class = _ChatCompletionsHandler
 
     def __init__(
         self, responder: Responder | None = None, latency_s: float = 0.0, port: int = 0
@@ -110,88 +189,6 @@ class ScriptedModelServer(LoopbackService[Failure]):
     def base_url(self) -> str:
         """The ``api_base`` to give litellm (``http://127.0.0.1:PORT/v1``)."""
         return f"{self.root_url()}/v1"
-
-    def handler(self) -> type[BaseHTTPRequestHandler]:
-        server = self
-
-        class Handler(JSONRequestHandler):
-            def setup(self) -> None:
-                super().setup()
-                # headers and body go out in separate writes: without this, Nagle's
-                # algorithm and delayed ACKs add ~40 ms to every answer
-                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-            def do_GET(self) -> None:
-                if self.path.rstrip("/").endswith("/models"):
-                    self._send(
-                        200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]}
-                    )
-                else:
-                    self._send(404, {"error": {"message": "not found"}})
-
-            def do_POST(self) -> None:
-                raw = self.read_body()
-                try:
-                    request = json.loads(raw or b"{}")
-                except json.JSONDecodeError:
-                    self._send(400, {"error": {"message": "invalid JSON body"}})
-                    return
-                if not self.path.rstrip("/").endswith("/chat/completions"):
-                    self._send(404, {"error": {"message": f"no route {self.path}"}})
-                    return
-                with server._lock:
-                    server.requests.append(request)
-                    failure = server._next_failure()
-                    server._concurrent += 1
-                    server.max_concurrent = max(server.max_concurrent, server._concurrent)
-                try:
-                    self._answer(request, failure)
-                finally:
-                    with server._lock:
-                        server._concurrent -= 1
-
-            def _answer(self, request: dict[str, Any], failure: Failure | None) -> None:
-                if failure is not None:
-                    self._fail(failure)
-                    return
-                if server.latency_s:
-                    time.sleep(server.latency_s)
-                try:
-                    answer = server.responder(request)
-                except Exception as exc:  # a broken script shows up as a 500 with its text
-                    self._send(500, {"error": {"message": f"responder failed: {exc!r}"}})
-                    return
-                if isinstance(answer, Failure):
-                    self._fail(answer)
-                    return
-                reply = reply_text(answer) if isinstance(answer, str) else answer
-                self._send(200, server._completion(request, reply))
-
-            def _fail(self, failure: Failure) -> None:
-                if failure.delay_s:
-                    time.sleep(failure.delay_s)
-                if failure.truncated:
-                    body = json.dumps(server._completion({}, reply_text("cut"))).encode()
-                    self.send_body(200, body[: len(body) // 2])
-                    return
-                headers = {}
-                if failure.retry_after is not None:
-                    headers["Retry-After"] = f"{failure.retry_after:g}"
-                body = failure.body or {
-                    "error": {
-                        "message": f"injected failure {failure.status}",
-                        "type": "rate_limit_error" if failure.status == 429 else "server_error",
-                        "code": failure.status,
-                    }
-                }
-                self._send(failure.status, body, headers)
-
-            def _send(
-                self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
-            ) -> None:
-                self.send_body(status, json.dumps(body).encode(), headers)
-
-        return Handler
 
     def _completion(self, request: dict[str, Any], reply: Reply) -> dict[str, Any]:
         number = next(self._ids)

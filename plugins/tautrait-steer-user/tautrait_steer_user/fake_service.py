@@ -14,7 +14,6 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from tautrait_core.testing import JSONRequestHandler, LoopbackService
@@ -47,6 +46,41 @@ class ReceivedRequest:
     body: Any
 
 
+class _SteerHandler(JSONRequestHandler["FakeSteerService"]):
+    """Answers the ``/generate`` route for :class:`FakeSteerService`."""
+
+    def do_POST(self) -> None:
+        service = self.service
+        raw = self.read_body()
+        try:
+            body = json.loads(raw or b"null")
+        except json.JSONDecodeError:
+            body = raw.decode(errors="replace")
+        with service._lock:
+            service.requests.append(ReceivedRequest(self.path, dict(self.headers), body))
+            failure = service._next_failure()
+        if service.api_key is not None and self.headers.get(API_KEY_HEADER) != service.api_key:
+            failure = ServiceFailure(401, body={"detail": "invalid API key"})
+        if failure is None:
+            answer = service.responder(body)
+            if isinstance(answer, ServiceFailure):
+                failure = answer
+            else:
+                self.send_body(200, json.dumps({"response": answer}).encode())
+                return
+        self._fail(failure)
+
+    def _fail(self, failure: ServiceFailure) -> None:
+        if failure.delay_s:
+            time.sleep(failure.delay_s)
+        body = failure.body
+        if body is None:
+            body = {"detail": f"injected failure {failure.status}"}
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        headers = {} if failure.retry_after is None else {"Retry-After": failure.retry_after}
+        self.send_body(failure.status, data, headers)
+
+
 ServiceResponder = Callable[[dict[str, Any]], "str | ServiceFailure"]
 
 
@@ -60,6 +94,7 @@ class FakeSteerService(LoopbackService[ServiceFailure]):
     """
 
     thread_name = "fake-steer"
+    handler_class = _SteerHandler
 
     def __init__(
         self, responder: ServiceResponder | None = None, api_key: str | None = None
@@ -73,43 +108,3 @@ class FakeSteerService(LoopbackService[ServiceFailure]):
     def url(self) -> str:
         """The endpoint to post to."""
         return f"{self.root_url()}/generate"
-
-    def handler(self) -> type[BaseHTTPRequestHandler]:
-        service = self
-
-        class Handler(JSONRequestHandler):
-            def do_POST(self) -> None:
-                raw = self.read_body()
-                try:
-                    body = json.loads(raw or b"null")
-                except json.JSONDecodeError:
-                    body = raw.decode(errors="replace")
-                with service._lock:
-                    service.requests.append(ReceivedRequest(self.path, dict(self.headers), body))
-                    failure = service._next_failure()
-                if service.api_key is not None and self.headers.get(API_KEY_HEADER) != (
-                    service.api_key
-                ):
-                    failure = ServiceFailure(401, body={"detail": "invalid API key"})
-                if failure is None:
-                    answer = service.responder(body)
-                    if isinstance(answer, ServiceFailure):
-                        failure = answer
-                    else:
-                        self.send_body(200, json.dumps({"response": answer}).encode())
-                        return
-                self._fail(failure)
-
-            def _fail(self, failure: ServiceFailure) -> None:
-                if failure.delay_s:
-                    time.sleep(failure.delay_s)
-                body = failure.body
-                if body is None:
-                    body = {"detail": f"injected failure {failure.status}"}
-                data = body if isinstance(body, bytes) else json.dumps(body).encode()
-                headers = (
-                    {} if failure.retry_after is None else {"Retry-After": failure.retry_after}
-                )
-                self.send_body(failure.status, data, headers)
-
-        return Handler

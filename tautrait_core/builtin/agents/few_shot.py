@@ -14,10 +14,9 @@ import random
 from functools import lru_cache
 from pathlib import Path
 
-from tautrait_core.builtin.agents.tool_calling import ToolCallingAgent
+from tautrait_core.builtin.agents.tool_calling import SystemSectionAgent
 from tautrait_core.config import RunConfig
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import Message
 from tautrait_core.errors import ConfigError
 
 EXAMPLES_PER_EPISODE = 5
@@ -92,7 +91,7 @@ def examples_section(displays: list[str], seed: int) -> str:
     return EXAMPLES_SECTION.format(examples=examples)
 
 
-class FewShotAgent(ToolCallingAgent):
+class FewShotAgent(SystemSectionAgent):
     """Tool calling whose system prompt is the policy followed by example conversations."""
 
     name = "few-shot"
@@ -103,13 +102,5 @@ class FewShotAgent(ToolCallingAgent):
         load_demonstrations(few_shot_path(config))
 
     def __init__(self, context: EpisodeContext) -> None:
-        super().__init__(context)
         displays = load_demonstrations(few_shot_path(context.config))
-        self.examples = examples_section(displays, context.seed)
-
-    async def next_message(self, conversation: list[Message]) -> Message:
-        if conversation and conversation[0].role == "system":
-            policy = conversation[0].content or ""
-            system = Message(role="system", content=f"{policy}\n\n{self.examples}")
-            conversation = [system, *conversation[1:]]
-        return await super().next_message(conversation)
+        super().__init__(context, examples_section(displays, context.seed))

@@ -5,11 +5,10 @@ among them as steps to ask the customer for.
 
 from __future__ import annotations
 
-from tautrait_core.builtin.agents.tool_calling import ToolCallingAgent
+from tautrait_core.builtin.agents.tool_calling import SystemSectionAgent
 from tautrait_core.builtin.gold import describe_call, gold_actions
 from tautrait_core.domain.task import Action
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import Message
 
 PLAN_SECTION = """## Resolution steps
 
@@ -30,19 +29,11 @@ def plan_steps(actions: list[Action]) -> str:
     return "\n".join(lines)
 
 
-class OraclePlanAgent(ToolCallingAgent):
+class OraclePlanAgent(SystemSectionAgent):
     """Tool calling with the gold plan in the system prompt (an upper bound on planning)."""
 
     name = "oracle-plan"
     description = "native tool calls with the task's gold actions listed in the prompt"
 
     def __init__(self, context: EpisodeContext) -> None:
-        super().__init__(context)
-        self.plan = PLAN_SECTION.format(steps=plan_steps(gold_actions(context.task)))
-
-    async def next_message(self, conversation: list[Message]) -> Message:
-        if conversation and conversation[0].role == "system":
-            policy = conversation[0].content or ""
-            system = Message(role="system", content=f"{policy}\n\n{self.plan}")
-            conversation = [system, *conversation[1:]]
-        return await super().next_message(conversation)
+        super().__init__(context, PLAN_SECTION.format(steps=plan_steps(gold_actions(context.task))))

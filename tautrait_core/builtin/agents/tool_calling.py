@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from tautrait_core.episode.agent import Agent
+from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.messages import Message
 from tautrait_core.llm.client import ModelSpec, complete
 
@@ -53,3 +54,19 @@ class ToolCallingAgent(Agent):
         del converted[kept:]
         converted.extend((message, message.to_openai()) for message in conversation[kept:])
         return [dict(openai) for _, openai in converted]
+
+
+class SystemSectionAgent(ToolCallingAgent):
+    """Tool calling whose system prompt is the policy followed by a section of the agent's
+    own (example conversations, a plan), given when the agent is made."""
+
+    def __init__(self, context: EpisodeContext, section: str) -> None:
+        super().__init__(context)
+        self.section = section
+
+    async def next_message(self, conversation: list[Message]) -> Message:
+        if conversation and conversation[0].role == "system":
+            policy = conversation[0].content or ""
+            system = Message(role="system", content=f"{policy}\n\n{self.section}")
+            conversation = [system, *conversation[1:]]
+        return await super().next_message(conversation)

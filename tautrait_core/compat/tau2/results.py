@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tautrait_core.compat.file_items import parse_items
 from tautrait_core.compat.tau2.messages import message_to_tau2
 from tautrait_core.compat.tau2.reward_info import reward_info_from_tau2, tau2_reward_info
 from tautrait_core.compat.tau2.tasks import task_from_tau2
@@ -160,12 +161,13 @@ def read_tau2_results(path: Path, tasks: Sequence[Task] | None = None) -> Tau2Re
         raise TaskSetError(f"{path}: a task of the file is invalid ({exc})") from exc
     index = {task.id: position for position, task in enumerate(tasks or file_tasks)}
     read = Tau2Results(info=data.get("info") or {}, tasks=file_tasks)
-    for position, simulation in enumerate(data["simulations"]):
-        try:
-            task_id, result, termination = _simulation(simulation, index)
-        except (ValueError, KeyError, TypeError) as exc:
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise TaskSetError(f"{path}: simulation {position} is invalid: {reason}") from exc
+    simulations = parse_items(
+        data["simulations"],
+        lambda simulation: _simulation(simulation, index),
+        (ValueError, KeyError, TypeError),
+        lambda position, _item: f"{path}: simulation {position} is invalid",
+    )
+    for task_id, result, termination in simulations:
         read.results.append(result)
         read.task_ids.append(task_id)
         read.tau2_terminations.append(termination)

@@ -15,10 +15,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from tautrait_core.compat.file_items import parse_items
 from tautrait_core.domain.criteria import EvaluationCriteria, InitialState
 from tautrait_core.domain.criteria_checks import action_from_tau2
 from tautrait_core.domain.task import Task
-from tautrait_core.errors import TaskSetError
+from tautrait_core.errors import TaskSetError, first_line
 
 _TAB = "\t"
 _STRUCTURED_PARTS = (
@@ -99,17 +100,17 @@ def read_tau2_tasks(path: Path) -> list[Task]:
         raise TaskSetError(
             f'{path}: not a τ² task file (expected a JSON list of tasks or {{"tasks": [...]}})'
         )
-    tasks = []
-    for index, item in enumerate(data):
-        try:
-            tasks.append(task_from_tau2(item))
-        except (ValueError, KeyError, TypeError) as exc:
-            task_id = item.get("id") if isinstance(item, dict) else None
-            reason = _one_line(exc)
-            raise TaskSetError(
-                f"{path}: task {index} (id {task_id!r}) is invalid: {reason}"
-            ) from exc
-    return tasks
+    return parse_items(
+        data,
+        task_from_tau2,
+        (ValueError, KeyError, TypeError),
+        lambda index, item: f"{path}: task {index} (id {_task_id(item)!r}) is invalid",
+        _one_line,
+    )
+
+
+def _task_id(item: Any) -> Any:
+    return item.get("id") if isinstance(item, dict) else None
 
 
 def _one_line(exc: Exception) -> str:
@@ -117,4 +118,4 @@ def _one_line(exc: Exception) -> str:
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"])
         return f"{where}: {error['msg']}"
-    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return first_line(exc)
