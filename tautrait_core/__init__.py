@@ -30,6 +30,8 @@ if TYPE_CHECKING:
         RecordRow,
         check_record_id,
         check_record_keys,
+        json_field,
+        json_value_field,
     )
     from tautrait_core.compat.tau2.hashing import tau2_db_hash
     from tautrait_core.compat.tau2.merge import tau2_deep_merge
@@ -160,6 +162,8 @@ _EXPORTS = {
     "write_data_command": "tautrait_core.compat.data_files",
     "check_record_keys": "tautrait_core.compat.records",
     "check_record_id": "tautrait_core.compat.records",
+    "json_field": "tautrait_core.compat.records",
+    "json_value_field": "tautrait_core.compat.records",
     "tau2_json": "tautrait_core.compat.tau2.serialise",
     "tau2_db_hash": "tautrait_core.compat.tau2.hashing",
     "tau2_deep_merge": "tautrait_core.compat.tau2.merge",
@@ -314,7 +318,9 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "is_gold_tool_call",
+    "json_field",
     "json_option",
+    "json_value_field",
     "library_call",
     "lookup",
     "open_store",

@@ -11,6 +11,9 @@ one row and must rebuild the JSON exactly, because upstream's data hash tells ``
 * :class:`RecordRow` is the base of a table whose rows stand for records whose keys vary:
   it keeps the record's keys in upstream order (``field_order``) and its place in the
   collection (``position``), builds a row from a record and the record back from a row.
+* :func:`json_field` and :func:`json_value_field` declare the optional column of such a key
+  (NULL while the record lacks it): a JSON column for an object or list, a
+  :class:`JSONValue` column for a bare number or boolean.
 * :func:`check_record_keys` and :func:`check_record_id` refuse records that would not
   round-trip, with errors that name the collection and the record.
 
@@ -45,6 +48,24 @@ class JSONValue(TypeDecorator[Any]):
     def process_result_value(self, value: str | None, dialect: Any) -> Any:
         """The value decoded from its stored JSON text."""
         return None if value is None else json.loads(value)
+
+
+def json_field() -> Any:
+    """An optional JSON column (an object or a list): NULL, ``None`` on the row, until set.
+
+    In a :class:`RecordRow` table it is the column of an upstream key holding an object or
+    a list, NULL while the record lacks the key.
+    """
+    return Field(default=None, sa_type=JSON, nullable=True)
+
+
+def json_value_field() -> Any:
+    """An optional :class:`JSONValue` column: NULL, ``None`` on the row, until set.
+
+    In a :class:`RecordRow` table it is the column of an upstream key holding a bare
+    number or boolean, NULL while the record lacks the key.
+    """
+    return Field(default=None, sa_type=JSONValue, nullable=True)
 
 
 class RecordRow(SQLModel):

@@ -47,16 +47,23 @@ class RunRecord(SQLModel, table=True):
         return RunConfig.model_validate(self.config)
 
 
-class EpisodeRecord(SQLModel, table=True):
-    """One finished episode of a run."""
-
-    __tablename__ = "episodes"
-    __table_args__ = (UniqueConstraint("run_id", "task_id", "trial"),)
+class EpisodeKeyColumns(SQLModel):
+    """The columns that tie a row to one episode of a run: the row's own id and the
+    episode's key (run, task, trial). Episodes, their diagnoses and their trait ratings
+    have them, in this order, as their first columns."""
 
     id: int | None = Field(default=None, primary_key=True)
     run_id: str = Field(foreign_key="runs.id", index=True)
     task_id: int
     trial: int
+
+
+class EpisodeRecord(EpisodeKeyColumns, table=True):
+    """One finished episode of a run."""
+
+    __tablename__ = "episodes"
+    __table_args__ = (UniqueConstraint("run_id", "task_id", "trial"),)
+
     outcome: str
     reward: float
     termination: str
@@ -93,16 +100,14 @@ class EpisodeRecord(SQLModel, table=True):
         )
 
 
-class DiagnosisRecord(SQLModel, table=True):
+class DiagnosisRecord(EpisodeKeyColumns, table=True):
     """Why a failed episode failed, as judged by a model (``tautrait diagnose``)."""
 
     __tablename__ = "diagnoses"
     __table_args__ = (UniqueConstraint("run_id", "task_id", "trial"),)
 
-    id: int | None = Field(default=None, primary_key=True)
     run_id: str = Field(foreign_key="runs.id")
-    task_id: int
-    trial: int
+    """Not indexed here (migration m003 made no index on it)."""
     fault: str
     """``user``, ``agent`` or ``environment``."""
     fault_type: str
@@ -114,17 +119,13 @@ class DiagnosisRecord(SQLModel, table=True):
     created_at: str = ""
 
 
-class TraitRatingRecord(SQLModel, table=True):
+class TraitRatingRecord(EpisodeKeyColumns, table=True):
     """How strongly one user turn showed one trait, as rated by a judge model
     (``tautrait traits audit``)."""
 
     __tablename__ = "trait_ratings"
     __table_args__ = (UniqueConstraint("run_id", "task_id", "trial", "turn", "trait", "model"),)
 
-    id: int | None = Field(default=None, primary_key=True)
-    run_id: str = Field(foreign_key="runs.id", index=True)
-    task_id: int
-    trial: int
     turn: int
     """Position of the rated message among the episode's user turns (0 is the first)."""
     turns: int

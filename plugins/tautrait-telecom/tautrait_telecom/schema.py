@@ -29,9 +29,9 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
-from sqlmodel import JSON, Field
+from sqlmodel import Field
 
-from tautrait_core import JSONValue, RecordRow
+from tautrait_core import RecordRow, json_field, json_value_field
 
 
 def email_key(email: Any) -> str:
@@ -56,13 +56,13 @@ class Customer(RecordRow, table=True):
     position: int
     email_key: str = Field(default="", index=True)
     phone_digits: str = Field(default="", index=True)
-    name: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    demographics: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    address: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    account: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    services: list[str] | None = Field(default=None, sa_type=JSON)
-    devices: list[dict[str, Any]] | None = Field(default=None, sa_type=JSON)
-    billing_preferences: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    name: dict[str, Any] | None = json_field()
+    demographics: dict[str, Any] | None = json_field()
+    address: dict[str, Any] | None = json_field()
+    account: dict[str, Any] | None = json_field()
+    services: list[str] | None = json_field()
+    devices: list[dict[str, Any]] | None = json_field()
+    billing_preferences: dict[str, Any] | None = json_field()
 
     @classmethod
     def from_customer_record(cls, record: dict[str, Any], position: int) -> Customer:
@@ -86,7 +86,7 @@ class Service(RecordRow, table=True):
     position: int
     name: str | None = None
     category: str | None = None
-    price: float | None = Field(default=None, sa_type=JSONValue)
+    price: float | None = json_value_field()
 
 
 class Device(RecordRow, table=True):
@@ -111,14 +111,14 @@ class Billing(RecordRow, table=True):
     customer_id: str = Field(primary_key=True)
     position: int
     account_number: str | None = None
-    current_balance: float | None = Field(default=None, sa_type=JSONValue)
-    last_payment: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    current_balance: float | None = json_value_field()
+    last_payment: dict[str, Any] | None = json_field()
     next_bill_date: str | None = None
-    monthly_charges: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    payment_history: list[dict[str, Any]] | None = Field(default=None, sa_type=JSON)
-    auto_pay: Any = Field(default=None, sa_type=JSONValue, nullable=True)
-    paperless: Any = Field(default=None, sa_type=JSONValue, nullable=True)
-    billing_cycle: Any = Field(default=None, sa_type=JSONValue, nullable=True)
+    monthly_charges: dict[str, Any] | None = json_field()
+    payment_history: list[dict[str, Any]] | None = json_field()
+    auto_pay: Any = json_value_field()
+    paperless: Any = json_value_field()
+    billing_cycle: Any = json_value_field()
 
 
 class SupportTicket(RecordRow, table=True):
@@ -130,8 +130,8 @@ class SupportTicket(RecordRow, table=True):
     ticket_id: str = Field(primary_key=True)
     position: int
     customer_id: str | None = Field(default=None, index=True)
-    status: Any = Field(default=None, sa_type=JSONValue, nullable=True)
-    priority: Any = Field(default=None, sa_type=JSONValue, nullable=True)
+    status: Any = json_value_field()
+    priority: Any = json_value_field()
     category: str | None = None
 
 

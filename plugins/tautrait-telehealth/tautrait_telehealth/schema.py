@@ -27,7 +27,7 @@ from typing import Any
 
 from sqlmodel import JSON, Field, SQLModel
 
-from tautrait_core import JSONValue, RecordRow
+from tautrait_core import RecordRow, json_field, json_value_field
 
 
 class Patient(RecordRow, table=True):
@@ -37,12 +37,12 @@ class Patient(RecordRow, table=True):
 
     patient_id: str = Field(primary_key=True)
     position: int
-    name: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    demographics: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    address: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    insurance: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    medical_history: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    emergency_contact: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    name: dict[str, Any] | None = json_field()
+    demographics: dict[str, Any] | None = json_field()
+    address: dict[str, Any] | None = json_field()
+    insurance: dict[str, Any] | None = json_field()
+    medical_history: dict[str, Any] | None = json_field()
+    emergency_contact: dict[str, Any] | None = json_field()
 
 
 class Provider(RecordRow, table=True):
@@ -52,15 +52,15 @@ class Provider(RecordRow, table=True):
 
     provider_id: str = Field(primary_key=True)
     position: int
-    name: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    name: dict[str, Any] | None = json_field()
     specialty: str | None = Field(default=None, index=True)
     license_number: str | None = None
-    credentials: list[str] | None = Field(default=None, sa_type=JSON)
-    contact: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    schedule: dict[str, list[str]] | None = Field(default=None, sa_type=JSON)
-    consultation_fee: float | None = Field(default=None, sa_type=JSONValue)
-    languages: list[str] | None = Field(default=None, sa_type=JSON)
-    years_experience: int | None = Field(default=None, sa_type=JSONValue)
+    credentials: list[str] | None = json_field()
+    contact: dict[str, Any] | None = json_field()
+    schedule: dict[str, list[str]] | None = json_field()
+    consultation_fee: float | None = json_value_field()
+    languages: list[str] | None = json_field()
+    years_experience: int | None = json_value_field()
 
 
 class Appointment(RecordRow, table=True):
@@ -74,21 +74,21 @@ class Appointment(RecordRow, table=True):
     provider_id: str | None = Field(default=None, index=True)
     date: str | None = None
     time: str | None = None
-    duration_minutes: int | None = Field(default=None, sa_type=JSONValue)
+    duration_minutes: int | None = json_value_field()
     type: str | None = None
     status: str | None = None
     chief_complaint: str | None = None
     notes: str | None = None
     insurance_authorization: str | None = None
-    copay_amount: float | None = Field(default=None, sa_type=JSONValue)
+    copay_amount: float | None = json_value_field()
     meeting_link: str | None = None
-    prescription_issued: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    prescription_issued: dict[str, Any] | None = json_field()
     referral_from: str | None = None
     cancellation_reason: str | None = None
     cancellation_date: str | None = None
     payment_method: str | None = None
     voucher_id: str | None = None
-    insurance_billed: bool | None = Field(default=None, sa_type=JSONValue)
+    insurance_billed: bool | None = json_value_field()
 
 
 class MedicalRecord(RecordRow, table=True):
@@ -103,16 +103,16 @@ class MedicalRecord(RecordRow, table=True):
     provider_id: str | None = None
     date: str | None = None
     type: str | None = None
-    vital_signs: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    vital_signs: dict[str, Any] | None = json_field()
     subjective: str | None = None
     objective: str | None = None
     assessment: str | None = None
     plan: str | None = None
-    prescriptions: list[dict[str, Any]] | None = Field(default=None, sa_type=JSON)
-    lab_orders: list[Any] | None = Field(default=None, sa_type=JSON)
-    recommendations: list[str] | None = Field(default=None, sa_type=JSON)
+    prescriptions: list[dict[str, Any]] | None = json_field()
+    lab_orders: list[Any] | None = json_field()
+    recommendations: list[str] | None = json_field()
     next_appointment: str | None = None
-    notes: list[dict[str, Any]] | None = Field(default=None, sa_type=JSON)
+    notes: list[dict[str, Any]] | None = json_field()
 
 
 class TelemetryDevice(RecordRow, table=True):
@@ -136,10 +136,10 @@ class TelemetryUpload(RecordRow, table=True):
     position: int = Field(primary_key=True)
     device_id: str | None = Field(default=None, index=True)
     date: str | None = None
-    usage_hours: float | None = Field(default=None, sa_type=JSONValue)
+    usage_hours: float | None = json_value_field()
     synced_at: str | None = None
     event: str | None = None
-    alerts: list[str] | None = Field(default=None, sa_type=JSON)
+    alerts: list[str] | None = json_field()
 
 
 class RegimenPlan(RecordRow, table=True):
@@ -149,8 +149,8 @@ class RegimenPlan(RecordRow, table=True):
 
     patient_id: str = Field(primary_key=True)
     position: int
-    current_regimen: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    optimized_regimens: list[dict[str, Any]] | None = Field(default=None, sa_type=JSON)
+    current_regimen: dict[str, Any] | None = json_field()
+    optimized_regimens: list[dict[str, Any]] | None = json_field()
 
 
 class MedicationSuppliers(SQLModel, table=True):

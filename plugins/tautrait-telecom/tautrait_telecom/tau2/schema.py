@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, RootModel
 from sqlmodel import JSON, Field, SQLModel
 
-from tautrait_core import PlainRecord
+from tautrait_core import PlainRecord, json_field
 
 
 class Record(RootModel[dict[str, Any]]):
@@ -213,7 +213,7 @@ class Phone(SQLModel, table=True):
     data_saver_mode: bool = False
     vpn_enabled_setting: bool = False
     vpn_connected: bool = False
-    vpn_details: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    vpn_details: dict[str, Any] | None = json_field()
     app_statuses: dict[str, Any] = Field(default_factory=default_app_statuses, sa_type=JSON)
 
 
@@ -231,7 +231,7 @@ class Surroundings(SQLModel, table=True):
     signal_strength: dict[str, str] = Field(default_factory=default_signal_strength, sa_type=JSON)
     mobile_data_usage_exceeded: bool = False
     line_active: bool = True
-    payment_request: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    payment_request: dict[str, Any] | None = json_field()
 
 
 USER_TABLES: dict[str, type[SQLModel]] = {"device": Phone, "surroundings": Surroundings}
