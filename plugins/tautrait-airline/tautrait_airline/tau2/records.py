@@ -4,13 +4,12 @@ its hash."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlmodel import SQLModel
 
 from tautrait_airline.upstream import AirlineUpstream
-from tautrait_core import EpisodeDB, tau2_data_file, tau2_db_hash
+from tautrait_core import EpisodeDB, tau2_db_hash
 
 ADDRESS_FIELDS = ("address1", "address2", "city", "country", "state", "zip")
 PAYMENT_FIELDS = {
@@ -21,11 +20,6 @@ PAYMENT_FIELDS = {
 SEGMENT_FIELDS = ("flight_number", "origin", "destination", "date", "price")
 
 
-def read_tau2_db() -> dict[str, Any]:
-    """The imported ``db.json`` of τ²'s airline domain."""
-    return json.loads(tau2_data_file("airline", "db.json").read_text(encoding="utf-8"))
-
-
 def rows_from(data: dict[str, Any]) -> list[SQLModel]:
     """Table rows for τ²'s airline database (read through the airline plugin's codec)."""
     users = {
@@ -34,11 +28,6 @@ def rows_from(data: dict[str, Any]) -> list[SQLModel]:
     }
     upstream = {"flights": data["flights"], "reservations": data["reservations"], "users": users}
     return AirlineUpstream().to_rows(upstream)
-
-
-def seed_rows() -> list[SQLModel]:
-    """The rows of the imported database."""
-    return rows_from(read_tau2_db())
 
 
 def payment_method(record: dict[str, Any]) -> dict[str, Any]:
