@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
     from tautrait_core.domain.hook import domain_hook
     from tautrait_core.domain.initial_state import apply_initial_state
-    from tautrait_core.domain.layout import DomainLayout
+    from tautrait_core.domain.layout import DomainLayout, imported_tau2_domain
     from tautrait_core.domain.plain_rows import PlainRecord
     from tautrait_core.domain.reward import (
         RewardInfo,
@@ -117,6 +117,7 @@ _EXPORTS = {
     "TaskSet": "tautrait_core.domain.domain",
     "UpstreamFormat": "tautrait_core.domain.domain",
     "DomainLayout": "tautrait_core.domain.layout",
+    "imported_tau2_domain": "tautrait_core.domain.layout",
     "domain_hook": "tautrait_core.domain.hook",
     "Task": "tautrait_core.domain.task",
     "RewardBasis": "tautrait_core.domain.criteria",
@@ -317,6 +318,7 @@ __all__ = [
     "gold_plan",
     "hookimpl",
     "hookspec",
+    "imported_tau2_domain",
     "is_gold_tool_call",
     "json_field",
     "json_option",

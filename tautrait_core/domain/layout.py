@@ -1,16 +1,25 @@
-"""A domain plugin package in the shared layout: the built-in database in the upstream
-shape under ``data/``, tasks in ``tasks/<split>.json`` and the policy in ``policy.md``, all
-next to the module that builds the domain."""
+"""Where a domain's files lie, and the :class:`Domain` assembled from them.
+
+:class:`DomainLayout` is a domain plugin package in the shared layout: the built-in
+database in the upstream shape under ``data/``, tasks in ``tasks/<split>.json`` and the
+policy in ``policy.md``, all next to the module that builds the domain.
+:func:`imported_tau2_domain` is a τ²-bench domain whose policy and database are the files
+``tautrait import tau2`` copied.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from tautrait_core.compat.tau2.tools import TAU2_UNKNOWN_TOOL
 from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
 from tautrait_core.domain.task import Task
+from tautrait_core.domain.task_sets import TAU2_SOURCE, tau2_data_file
+from tautrait_core.errors import ConfigError
 
 if TYPE_CHECKING:
     from sqlmodel import SQLModel
@@ -85,3 +94,53 @@ class DomainLayout:
             write_tools=write_tools,
             error_markers=error_markers,
         )
+
+
+def imported_tau2_domain(
+    tau2_domain: str,
+    *,
+    description: str,
+    tables: Sequence[type[SQLModel]],
+    rows_from: Callable[[dict[str, Any]], Iterable[SQLModel]],
+    tools: Sequence[Tool],
+    with_solo_policy: bool = False,
+    **fields: Any,
+) -> Domain:
+    """τ²-bench's domain ``tau2_domain`` as ``tau2-<tau2_domain>``, run on what ``tautrait
+    import tau2`` copied: its ``policy.md`` (and ``policy_solo.md`` ``with_solo_policy``), its
+    ``db.json`` turned into table rows by ``rows_from``, and its tasks as the default task
+    set ``tau2:<tau2_domain>``. Until τ²-bench is imported the domain is listed with a
+    policy that says so, and has nothing to run.
+
+    Unknown tools get τ²'s answer and ``transfer_to_human_agents`` ends an episode, as in
+    τ²-bench; ``fields`` are any further :class:`Domain` fields (``agent_functions``,
+    ``merge_initial_data``, ...).
+    """
+    return Domain(
+        unknown_tool_message=TAU2_UNKNOWN_TOOL,
+        name=f"{TAU2_SOURCE}-{tau2_domain}",
+        description=description,
+        policy=_imported_tau2_policy(tau2_domain, "policy.md"),
+        solo_policy=(
+            _imported_tau2_policy(tau2_domain, "policy_solo.md") if with_solo_policy else None
+        ),
+        tables=tables,
+        seed_data=lambda: rows_from(_imported_tau2_db(tau2_domain)),
+        tools=tools,
+        terminating_tools=["transfer_to_human_agents"],
+        default_task_set=f"{TAU2_SOURCE}:{tau2_domain}",
+        **fields,
+    )
+
+
+def _imported_tau2_policy(tau2_domain: str, name: str) -> str:
+    """The imported policy file ``name``, or a line saying τ²-bench is not imported."""
+    try:
+        return tau2_data_file(tau2_domain, name).read_text(encoding="utf-8")
+    except ConfigError:
+        return f"(τ²-bench's {tau2_domain} policy is not imported: tautrait import tau2 PATH)"
+
+
+def _imported_tau2_db(tau2_domain: str) -> dict[str, Any]:
+    """The imported ``db.json`` of a τ² domain."""
+    return json.loads(tau2_data_file(tau2_domain, "db.json").read_text(encoding="utf-8"))

@@ -3,18 +3,12 @@ to it, its hash, and the merge of a task's ``initialization_data``."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlmodel import SQLModel, delete, select
 
-from tautrait_core import EpisodeDB, tau2_data_file, tau2_db_hash, tau2_deep_merge
+from tautrait_core import EpisodeDB, tau2_db_hash, tau2_deep_merge
 from tautrait_mock.schema import TASK_FIELDS, USER_FIELDS, MockTask, MockUser
-
-
-def read_tau2_db() -> dict[str, Any]:
-    """The imported ``db.json`` of τ²'s mock domain."""
-    return json.loads(tau2_data_file("mock", "db.json").read_text(encoding="utf-8"))
 
 
 def rows_from(data: dict[str, Any]) -> list[SQLModel]:
@@ -29,11 +23,6 @@ def rows_from(data: dict[str, Any]) -> list[SQLModel]:
 
 def _fields(record: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
     return {key: record.get(key) for key in fields if key in record}
-
-
-def seed_rows() -> list[SQLModel]:
-    """The rows of the imported database."""
-    return rows_from(read_tau2_db())
 
 
 def task_record(task: MockTask) -> dict[str, Any]:

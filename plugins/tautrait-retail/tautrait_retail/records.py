@@ -76,10 +76,4 @@ def order_record(order: Order, catalog: Catalog) -> dict[str, Any]:
 
 def user_record(user: User) -> dict[str, Any]:
     """The upstream user record (which has no id inside; shares values with the row)."""
-    return {
-        "name": user.name,
-        "address": user.address,
-        "email": user.email,
-        "payment_methods": user.payment_methods,
-        "orders": user.orders,
-    }
+    return {key: getattr(user, key) for key in USER_FIELDS}

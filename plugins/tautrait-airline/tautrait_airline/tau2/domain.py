@@ -3,30 +3,19 @@
 from __future__ import annotations
 
 from tautrait_airline.schema import TABLES
-from tautrait_airline.tau2.records import seed_rows
+from tautrait_airline.tau2.records import rows_from
 from tautrait_airline.tau2.tools import TOOLS
-from tautrait_core import TAU2_UNKNOWN_TOOL, ConfigError, Domain, tau2_data_file
-
-
-def _policy() -> str:
-    try:
-        return tau2_data_file("airline", "policy.md").read_text(encoding="utf-8")
-    except ConfigError:
-        return "(τ²-bench's airline policy is not imported: tautrait import tau2 PATH)"
+from tautrait_core import Domain, imported_tau2_domain
 
 
 def build_domain() -> Domain:
     """τ²-bench's airline domain, as registered by the plugin hook."""
-    return Domain(
-        unknown_tool_message=TAU2_UNKNOWN_TOOL,
-        name="tau2-airline",
+    return imported_tau2_domain(
+        "airline",
         description=(
             "τ²-bench's airline variant: bookings, changes, cancellations (import τ²-bench first)"
         ),
-        policy=_policy(),
         tables=TABLES,
-        seed_data=seed_rows,
+        rows_from=rows_from,
         tools=TOOLS,
-        terminating_tools=["transfer_to_human_agents"],
-        default_task_set="tau2:airline",
     )

@@ -4,13 +4,13 @@ its hash."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlmodel import SQLModel
 
+from tautrait_airline.records import RESERVATION_FIELDS
 from tautrait_airline.upstream import AirlineUpstream
-from tautrait_core import EpisodeDB, tau2_data_file, tau2_db_hash
+from tautrait_core import EpisodeDB, tau2_db_hash
 
 ADDRESS_FIELDS = ("address1", "address2", "city", "country", "state", "zip")
 PAYMENT_FIELDS = {
@@ -19,11 +19,7 @@ PAYMENT_FIELDS = {
     "certificate": ("source", "id", "amount"),
 }
 SEGMENT_FIELDS = ("flight_number", "origin", "destination", "date", "price")
-
-
-def read_tau2_db() -> dict[str, Any]:
-    """The imported ``db.json`` of τ²'s airline domain."""
-    return json.loads(tau2_data_file("airline", "db.json").read_text(encoding="utf-8"))
+PASSENGER_FIELDS = ("first_name", "last_name", "dob")
 
 
 def rows_from(data: dict[str, Any]) -> list[SQLModel]:
@@ -34,11 +30,6 @@ def rows_from(data: dict[str, Any]) -> list[SQLModel]:
     }
     upstream = {"flights": data["flights"], "reservations": data["reservations"], "users": users}
     return AirlineUpstream().to_rows(upstream)
-
-
-def seed_rows() -> list[SQLModel]:
-    """The rows of the imported database."""
-    return rows_from(read_tau2_db())
 
 
 def payment_method(record: dict[str, Any]) -> dict[str, Any]:
@@ -62,8 +53,7 @@ def user_record(user: Any) -> dict[str, Any]:
             key: payment_method(method) for key, method in user.payment_methods.items()
         },
         "saved_passengers": [
-            {key: p[key] for key in ("first_name", "last_name", "dob")}
-            for p in user.saved_passengers
+            {key: p[key] for key in PASSENGER_FIELDS} for p in user.saved_passengers
         ],
         "membership": user.membership,
         "reservations": list(user.reservations),
@@ -71,29 +61,18 @@ def user_record(user: Any) -> dict[str, Any]:
 
 
 def reservation_record(reservation: Any) -> dict[str, Any]:
-    """τ²'s ``Reservation`` dump of a reservation row."""
-    return {
-        "reservation_id": reservation.reservation_id,
-        "user_id": reservation.user_id,
-        "origin": reservation.origin,
-        "destination": reservation.destination,
-        "flight_type": reservation.flight_type,
-        "cabin": reservation.cabin,
-        "flights": [{key: s[key] for key in SEGMENT_FIELDS} for s in reservation.flights],
-        "passengers": [
-            {key: p[key] for key in ("first_name", "last_name", "dob")}
-            for p in reservation.passengers
-        ],
-        "payment_history": [
-            {"payment_id": p["payment_id"], "amount": p["amount"]}
-            for p in reservation.payment_history
-        ],
-        "created_at": reservation.created_at,
-        "total_baggages": reservation.total_baggages,
-        "nonfree_baggages": reservation.nonfree_baggages,
-        "insurance": reservation.insurance,
-        "status": reservation.status,
-    }
+    """τ²'s ``Reservation`` dump of a reservation row: the upstream record with its flights,
+    passengers and payments cut to the fields of τ²'s models, and ``status`` always there."""
+    record = {key: getattr(reservation, key) for key in RESERVATION_FIELDS}
+    record["flights"] = [{key: s[key] for key in SEGMENT_FIELDS} for s in reservation.flights]
+    record["passengers"] = [
+        {key: p[key] for key in PASSENGER_FIELDS} for p in reservation.passengers
+    ]
+    record["payment_history"] = [
+        {"payment_id": p["payment_id"], "amount": p["amount"]} for p in reservation.payment_history
+    ]
+    record["status"] = reservation.status
+    return record
 
 
 def export(db: EpisodeDB) -> dict[str, Any]:

@@ -3,12 +3,11 @@ order, optional fields as ``null``, floats as floats), the export and its hash."
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from sqlmodel import SQLModel
 
-from tautrait_core import EpisodeDB, tau2_data_file, tau2_db_hash
+from tautrait_core import EpisodeDB, tau2_db_hash
 from tautrait_retail.catalog import Catalog
 from tautrait_retail.records import ORDER_FIELDS, expand_items
 from tautrait_retail.schema import Order, Product, User, Variant
@@ -32,11 +31,6 @@ PAYMENT_FIELDS = {
 }
 
 
-def read_tau2_db() -> dict[str, Any]:
-    """The imported ``db.json`` of τ²'s retail domain."""
-    return json.loads(tau2_data_file("retail", "db.json").read_text(encoding="utf-8"))
-
-
 def rows_from(data: dict[str, Any]) -> list[SQLModel]:
     """Table rows for τ²'s retail database (read through the retail plugin's own codec)."""
     users = {
@@ -52,11 +46,6 @@ def rows_from(data: dict[str, Any]) -> list[SQLModel]:
     }
     upstream = {"orders": orders, "products": data["products"], "users": users}
     return RetailUpstream().to_rows(upstream)
-
-
-def seed_rows() -> list[SQLModel]:
-    """The rows of the imported database."""
-    return rows_from(read_tau2_db())
 
 
 def address(record: dict[str, Any]) -> dict[str, Any]:
