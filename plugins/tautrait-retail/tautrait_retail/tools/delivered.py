@@ -7,11 +7,13 @@ from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import expand_items
 from tautrait_retail.tools.orders import (
     check_item_swap,
+    exchange_fields,
     missing_item,
     order_in_status,
     order_json,
     order_owner,
     paying_method,
+    return_fields,
     save_order,
 )
 
@@ -57,10 +59,7 @@ def exchange_delivered_order_items(
     order["status"] = "exchange requested"
     order["extra_fields"] = {
         **order["extra_fields"],
-        "exchange_items": sorted(item_ids),
-        "exchange_new_items": sorted(new_item_ids),
-        "exchange_payment_method_id": payment_method_id,
-        "exchange_price_difference": difference,
+        **exchange_fields(item_ids, new_item_ids, payment_method_id, difference),
     }
     save_order(db, order, "status", "extra_fields")
     return order_json(db, order)
@@ -97,10 +96,6 @@ def return_delivered_order_items(
     if missing_item(items, item_ids) is not None:
         return "Error: some item not found"
     order["status"] = "return requested"
-    order["extra_fields"] = {
-        **order["extra_fields"],
-        "return_items": sorted(item_ids),
-        "return_payment_method_id": payment_method_id,
-    }
+    order["extra_fields"] = {**order["extra_fields"], **return_fields(item_ids, payment_method_id)}
     save_order(db, order, "status", "extra_fields")
     return order_json(db, order)

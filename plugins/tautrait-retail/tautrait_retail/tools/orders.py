@@ -1,5 +1,7 @@
 """What the order tools share: the order's owner, its JSON, the checks that open a change
-(order status, items to swap, the paying method) and the address record.
+(order status, items to swap, the paying method) and the records a change writes (address,
+payment-history entries, the fields of an exchange or return request, gift-card balances).
+τ²'s retail tools (:mod:`tautrait_retail.tau2`) write the same records with these helpers.
 
 The tools read and write orders and users as plain rows (column name -> value, see
 ``EpisodeDB.read_row``) rather than ORM objects: loading and flushing ORM objects cost most
@@ -63,8 +65,12 @@ def missing_item(items: Sequence[dict[str, Any]], item_ids: Sequence[str]) -> st
 
 
 def first_item(items: Sequence[dict[str, Any]], item_id: str) -> dict[str, Any]:
-    """The first item carrying ``item_id``."""
-    return next(item for item in items if item["item_id"] == item_id)
+    """The first item carrying ``item_id``; raises ``Item {item_id} not found`` (τ²'s text;
+    the τ-Trait tools look items up only after :func:`missing_item` found them all)."""
+    found = next((item for item in items if item["item_id"] == item_id), None)
+    if found is None:
+        raise ValueError(f"Item {item_id} not found")
+    return found
 
 
 def price_difference(
@@ -152,3 +158,66 @@ def address_record(
         "country": country,
         "zip": zip,
     }
+
+
+def add_balance(method: dict[str, Any], amount: int | float) -> None:
+    """Change a gift card's balance by ``amount``, rounded to cents as upstream does."""
+    method["balance"] = round(method["balance"] + amount, 2)
+
+
+def transaction(
+    transaction_type: str, amount: int | float, payment_method_id: str
+) -> dict[str, Any]:
+    """An entry of an order's payment history (key order as upstream)."""
+    return {
+        "transaction_type": transaction_type,
+        "amount": amount,
+        "payment_method_id": payment_method_id,
+    }
+
+
+def refunds(history: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A refund of every payment in ``history`` to its method, as a cancellation adds."""
+    return [
+        transaction("refund", payment["amount"], payment["payment_method_id"])
+        for payment in history
+    ]
+
+
+def settlement(difference: int | float, payment_method_id: str) -> dict[str, Any]:
+    """The entry that settles a price difference with ``payment_method_id``: a payment of a
+    positive difference, otherwise a refund."""
+    return transaction(
+        "payment" if difference > 0 else "refund", abs(difference), payment_method_id
+    )
+
+
+def method_change(
+    amount: int | float, payment_method_id: str, old_method_id: str
+) -> list[dict[str, Any]]:
+    """The entries that move a payment of ``amount`` to another method: the payment with
+    ``payment_method_id``, then the refund to ``old_method_id``."""
+    return [
+        transaction("payment", amount, payment_method_id),
+        transaction("refund", amount, old_method_id),
+    ]
+
+
+def exchange_fields(
+    item_ids: Sequence[str],
+    new_item_ids: Sequence[str],
+    payment_method_id: str,
+    difference: int | float,
+) -> dict[str, Any]:
+    """The fields an exchange request adds to an order (item ids sorted, as upstream)."""
+    return {
+        "exchange_items": sorted(item_ids),
+        "exchange_new_items": sorted(new_item_ids),
+        "exchange_payment_method_id": payment_method_id,
+        "exchange_price_difference": difference,
+    }
+
+
+def return_fields(item_ids: Sequence[str], payment_method_id: str) -> dict[str, Any]:
+    """The fields a return request adds to an order (item ids sorted, as upstream)."""
+    return {"return_items": sorted(item_ids), "return_payment_method_id": payment_method_id}
