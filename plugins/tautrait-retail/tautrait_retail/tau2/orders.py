@@ -62,11 +62,6 @@ def find_payment_method(db: EpisodeDB, user_id: str, payment_method_id: str) -> 
     return methods[payment_method_id]
 
 
-def is_gift_card(method: dict[str, Any]) -> bool:
-    """Whether a saved payment method is a gift card."""
-    return method.get("source") == "gift_card"
-
-
 def order_answer(db: EpisodeDB, order: Order) -> str:
     """The order as τ²'s model dumps it, the order tools' answer."""
     return json.dumps(order_record(order, catalog_of(db)))

@@ -9,7 +9,6 @@ from tautrait_retail.tau2.orders import (
     MODIFY_REFUSAL,
     check_counts,
     find_payment_method,
-    is_gift_card,
     order_answer,
     order_in_status,
     retail_tool,
@@ -20,9 +19,11 @@ from tautrait_retail.tools.orders import (
     add_balance,
     address_record,
     first_item,
+    is_gift_card,
     method_change,
     refunds,
     settlement,
+    short_gift_card,
 )
 from tautrait_retail.tools.pending import CANCEL_REASONS
 
@@ -100,7 +101,7 @@ def modify_pending_order_items(
         raise ValueError("The number of items to be exchanged should match")
     difference, last_variant = swap_price(db, items, item_ids, new_item_ids, check_same=True)
     method = find_payment_method(db, order.user_id, payment_method_id)
-    if is_gift_card(method) and method["balance"] < difference:
+    if short_gift_card(method, difference):
         raise ValueError("Insufficient gift card balance to pay for the new item")
     order.payment_history = [*order.payment_history, settlement(difference, payment_method_id)]
     if is_gift_card(method):
@@ -133,7 +134,7 @@ def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id
     if old_method_id == payment_method_id:
         raise ValueError("The new payment method should be different from the current one")
     amount = history[0]["amount"]
-    if is_gift_card(method) and method["balance"] < amount:
+    if short_gift_card(method, amount):
         raise ValueError("Insufficient gift card balance to pay for the order")
     order.payment_history = [*history, *method_change(amount, payment_method_id, old_method_id)]
     if is_gift_card(method):

@@ -20,7 +20,6 @@ from tautrait_retail.tau2.orders import (
     find_order,
     find_payment_method,
     find_user,
-    is_gift_card,
     order_answer,
     order_in_status,
     retail_tool,
@@ -35,7 +34,13 @@ from tautrait_retail.tau2.pending import (
 )
 from tautrait_retail.tau2.records import address, product_record
 from tautrait_retail.tools.lookup import product_types, user_id_by_email, user_id_by_name_zip
-from tautrait_retail.tools.orders import address_record, exchange_fields, return_fields
+from tautrait_retail.tools.orders import (
+    address_record,
+    exchange_fields,
+    is_gift_card,
+    return_fields,
+    short_gift_card,
+)
 
 
 @retail_tool
@@ -72,7 +77,7 @@ def exchange_delivered_order_items(
     difference, _ = swap_price(db, items, item_ids, new_item_ids, check_same=False)
     difference = round(difference, 2)
     method = find_payment_method(db, order.user_id, payment_method_id)
-    if is_gift_card(method) and method["balance"] < difference:
+    if short_gift_card(method, difference):
         raise ValueError("Insufficient gift card balance to pay for the price difference")
     order.status = "exchange requested"
     order.extra_fields = {

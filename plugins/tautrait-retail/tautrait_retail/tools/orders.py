@@ -141,9 +141,19 @@ def paying_method(
     if payment_method_id not in methods:
         return "Error: payment method not found"
     method = methods[payment_method_id]
-    if method["source"] == "gift_card" and method["balance"] < amount:
+    if short_gift_card(method, amount):
         return shortfall
     return method
+
+
+def is_gift_card(method: dict[str, Any]) -> bool:
+    """Whether a saved payment method is a gift card."""
+    return method["source"] == "gift_card"
+
+
+def short_gift_card(method: dict[str, Any], amount: int | float) -> bool:
+    """Whether a saved payment method is a gift card whose balance cannot pay ``amount``."""
+    return is_gift_card(method) and method["balance"] < amount
 
 
 def address_record(

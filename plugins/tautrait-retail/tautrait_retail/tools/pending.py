@@ -13,6 +13,7 @@ from tautrait_retail.tools.orders import (
     address_record,
     check_item_swap,
     first_item,
+    is_gift_card,
     method_change,
     order_in_status,
     order_json,
@@ -22,6 +23,7 @@ from tautrait_retail.tools.orders import (
     save_order,
     save_payment_methods,
     settlement,
+    short_gift_card,
 )
 
 CANCEL_REASONS = ("no longer needed", "ordered by mistake")
@@ -143,7 +145,7 @@ def modify_pending_order_items(
         *order["payment_history"],
         settlement(difference, payment_method_id),
     ]
-    if method["source"] == "gift_card":
+    if is_gift_card(method):
         add_balance(method, -difference)
         save_payment_methods(db, owner)
     try:
@@ -188,14 +190,14 @@ def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id
         return "Error: the new payment method should be different from the current one"
     amount = history[0]["amount"]
     method = methods[payment_method_id]
-    if method["source"] == "gift_card" and method["balance"] < amount:
+    if short_gift_card(method, amount):
         return "Error: insufficient gift card balance to pay for the order"
     order["payment_history"] = [*history, *method_change(amount, payment_method_id, old_method_id)]
     save_order(db, order, "payment_history")
-    if method["source"] == "gift_card":
+    if is_gift_card(method):
         add_balance(method, -amount)
     if "gift_card" in old_method_id:
         add_balance(methods[old_method_id], amount)
-    if method["source"] == "gift_card" or "gift_card" in old_method_id:
+    if is_gift_card(method) or "gift_card" in old_method_id:
         save_payment_methods(db, owner)
     return order_json(db, order)
