@@ -18,10 +18,10 @@ from tautrait_retail.tau2.records import address
 from tautrait_retail.tools.orders import (
     add_balance,
     address_record,
+    cancellation,
     first_item,
     is_gift_card,
     method_change,
-    refunds,
     settlement,
     short_gift_card,
 )
@@ -44,9 +44,7 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: str) -> str:
         method = find_payment_method(db, order.user_id, payment["payment_method_id"])
         if is_gift_card(method):
             add_balance(method, payment["amount"])
-    order.status = "cancelled"
-    order.extra_fields = {**order.extra_fields, "cancel_reason": reason}
-    order.payment_history = [*history, *refunds(history)]
+    order.sqlmodel_update(cancellation(order.extra_fields, history, reason))
     return order_answer(db, order)
 
 

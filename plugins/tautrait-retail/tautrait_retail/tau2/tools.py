@@ -36,9 +36,9 @@ from tautrait_retail.tau2.records import address, product_record
 from tautrait_retail.tools.lookup import product_types, user_id_by_email, user_id_by_name_zip
 from tautrait_retail.tools.orders import (
     address_record,
-    exchange_fields,
+    exchange_request,
     is_gift_card,
-    return_fields,
+    return_request,
     short_gift_card,
 )
 
@@ -79,11 +79,9 @@ def exchange_delivered_order_items(
     method = find_payment_method(db, order.user_id, payment_method_id)
     if short_gift_card(method, difference):
         raise ValueError("Insufficient gift card balance to pay for the price difference")
-    order.status = "exchange requested"
-    order.extra_fields = {
-        **order.extra_fields,
-        **exchange_fields(item_ids, new_item_ids, payment_method_id, difference),
-    }
+    order.sqlmodel_update(
+        exchange_request(order.extra_fields, item_ids, new_item_ids, payment_method_id, difference)
+    )
     return order_answer(db, order)
 
 
@@ -193,8 +191,7 @@ def return_delivered_order_items(
         raise ValueError("Payment method should be the original payment method")
     items = expand_items(order.items, catalog_of(db))
     check_counts(items, item_ids, "Some item not found")
-    order.status = "return requested"
-    order.extra_fields = {**order.extra_fields, **return_fields(item_ids, payment_method_id)}
+    order.sqlmodel_update(return_request(order.extra_fields, item_ids, payment_method_id))
     return order_answer(db, order)
 
 

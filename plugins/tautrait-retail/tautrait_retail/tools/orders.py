@@ -42,6 +42,12 @@ def save_order(db: EpisodeDB, order: Row, *names: str) -> None:
     db.update_row(Order, order["order_id"], {name: order[name] for name in names})
 
 
+def change_order(db: EpisodeDB, order: Row, changes: Row) -> None:
+    """Set ``changes`` (column -> value) on the order row ``order`` and write them back."""
+    order.update(changes)
+    db.update_row(Order, order["order_id"], changes)
+
+
 def save_payment_methods(db: EpisodeDB, user: Row) -> None:
     """Write the payment methods (gift card balances) of the user row ``user`` back."""
     db.update_row(User, user["user_id"], {"payment_methods": user["payment_methods"]})
@@ -186,14 +192,6 @@ def transaction(
     }
 
 
-def refunds(history: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A refund of every payment in ``history`` to its method, as a cancellation adds."""
-    return [
-        transaction("refund", payment["amount"], payment["payment_method_id"])
-        for payment in history
-    ]
-
-
 def settlement(difference: int | float, payment_method_id: str) -> dict[str, Any]:
     """The entry that settles a price difference with ``payment_method_id``: a payment of a
     positive difference, otherwise a refund."""
@@ -213,21 +211,52 @@ def method_change(
     ]
 
 
-def exchange_fields(
+def request_columns(status: str, extra_fields: dict[str, Any], **recorded: Any) -> Row:
+    """The order columns a request changes: the new ``status``, and the ``recorded`` fields
+    added to the order's ``extra_fields`` (in the order given)."""
+    return {"status": status, "extra_fields": {**extra_fields, **recorded}}
+
+
+def cancellation(
+    extra_fields: dict[str, Any], history: Sequence[dict[str, Any]], reason: str
+) -> Row:
+    """The order columns a cancellation changes: the status, the reason (an extra field)
+    and the payment history, to which a refund of every payment is added."""
+    refunds = [
+        transaction("refund", payment["amount"], payment["payment_method_id"])
+        for payment in history
+    ]
+    return {
+        **request_columns("cancelled", extra_fields, cancel_reason=reason),
+        "payment_history": [*history, *refunds],
+    }
+
+
+def exchange_request(
+    extra_fields: dict[str, Any],
     item_ids: Sequence[str],
     new_item_ids: Sequence[str],
     payment_method_id: str,
     difference: int | float,
-) -> dict[str, Any]:
-    """The fields an exchange request adds to an order (item ids sorted, as upstream)."""
-    return {
-        "exchange_items": sorted(item_ids),
-        "exchange_new_items": sorted(new_item_ids),
-        "exchange_payment_method_id": payment_method_id,
-        "exchange_price_difference": difference,
-    }
+) -> Row:
+    """The order columns an exchange request changes (item ids sorted, as upstream)."""
+    return request_columns(
+        "exchange requested",
+        extra_fields,
+        exchange_items=sorted(item_ids),
+        exchange_new_items=sorted(new_item_ids),
+        exchange_payment_method_id=payment_method_id,
+        exchange_price_difference=difference,
+    )
 
 
-def return_fields(item_ids: Sequence[str], payment_method_id: str) -> dict[str, Any]:
-    """The fields a return request adds to an order (item ids sorted, as upstream)."""
-    return {"return_items": sorted(item_ids), "return_payment_method_id": payment_method_id}
+def return_request(
+    extra_fields: dict[str, Any], item_ids: Sequence[str], payment_method_id: str
+) -> Row:
+    """The order columns a return request changes (item ids sorted, as upstream)."""
+    return request_columns(
+        "return requested",
+        extra_fields,
+        return_items=sorted(item_ids),
+        return_payment_method_id=payment_method_id,
+    )

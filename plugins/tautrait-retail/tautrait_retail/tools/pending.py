@@ -11,6 +11,8 @@ from tautrait_retail.records import compact_items
 from tautrait_retail.tools.orders import (
     add_balance,
     address_record,
+    cancellation,
+    change_order,
     check_item_swap,
     first_item,
     is_gift_card,
@@ -19,7 +21,6 @@ from tautrait_retail.tools.orders import (
     order_json,
     order_owner,
     paying_method,
-    refunds,
     save_order,
     save_payment_methods,
     settlement,
@@ -68,10 +69,7 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: CancelReason) -> 
             add_balance(owner["payment_methods"][method_id], payment["amount"])
     if owner is not None:
         save_payment_methods(db, owner)
-    order["status"] = "cancelled"
-    order["extra_fields"] = {**order["extra_fields"], "cancel_reason": reason}
-    order["payment_history"] = [*history, *refunds(history)]
-    save_order(db, order, "status", "extra_fields", "payment_history")
+    change_order(db, order, cancellation(order["extra_fields"], history, reason))
     return order_json(db, order)
 
 
