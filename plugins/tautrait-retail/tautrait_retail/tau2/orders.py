@@ -1,36 +1,45 @@
-"""What τ²'s retail tools share: the tool decorator, look-ups that raise τ²'s errors, the
-answer (an order as τ²'s model dumps it), gift-card balances and the item-swap checks."""
+"""What τ²'s retail tools share: the tool decorator, look-ups and checks that raise τ²'s
+errors, and the answers (orders and users as τ²'s models dump them). The records they write
+are built by the τ-Trait tools' helpers (:mod:`tautrait_retail.tools.orders`)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from tautrait_core import EpisodeDB, tau2_tool
+from tautrait_core import EpisodeDB, tau2_found, tau2_tool
 from tautrait_retail.catalog import CatalogVariant, catalog_of
 from tautrait_retail.schema import Order, User
-from tautrait_retail.tau2.records import order_record
+from tautrait_retail.tau2.records import order_record, user_record
+from tautrait_retail.tools.orders import first_item, missing_item
 
 retail_tool = tau2_tool("RetailTools")
 """Makes a function a tool of τ²'s ``RetailTools``."""
 
-CANCEL_REASONS = ("no longer needed", "ordered by mistake")
+MODIFY_REFUSAL = "Non-pending order cannot be modified"
 
 
 def find_order(db: EpisodeDB, order_id: str) -> Order:
     """The order; raises ``Order not found``."""
-    order = db.get(Order, order_id)
-    if order is None:
-        raise ValueError("Order not found")
-    return order
+    return tau2_found(db.get(Order, order_id), "Order not found")
 
 
 def find_user(db: EpisodeDB, user_id: str) -> User:
     """The user; raises ``User not found``."""
-    user = db.get(User, user_id)
-    if user is None:
-        raise ValueError("User not found")
-    return user
+    return tau2_found(db.get(User, user_id), "User not found")
+
+
+def order_in_status(
+    db: EpisodeDB, order_id: str, status: str, refusal: str, *, loosely: bool = False
+) -> Order:
+    """The order ``order_id`` in status ``status``; raises ``Order not found``, or
+    ``refusal`` for an order in another status (``loosely``: one whose status does not
+    contain ``status``, as τ²'s address and payment changes check)."""
+    order = find_order(db, order_id)
+    in_status = status in order.status if loosely else order.status == status
+    if not in_status:
+        raise ValueError(refusal)
+    return order
 
 
 def find_variant(db: EpisodeDB, product_id: str, item_id: str) -> CatalogVariant:
@@ -45,21 +54,12 @@ def find_variant(db: EpisodeDB, product_id: str, item_id: str) -> CatalogVariant
 
 
 def find_payment_method(db: EpisodeDB, user_id: str, payment_method_id: str) -> dict[str, Any]:
-    """The user's saved payment method; raises ``Payment method not found``."""
+    """The user's saved payment method; raises ``User not found`` / ``Payment method not
+    found``."""
     methods = find_user(db, user_id).payment_methods
     if payment_method_id not in methods:
         raise ValueError("Payment method not found")
     return methods[payment_method_id]
-
-
-def is_gift_card(method: dict[str, Any]) -> bool:
-    """Whether a saved payment method is a gift card."""
-    return method.get("source") == "gift_card"
-
-
-def add_balance(method: dict[str, Any], amount: float) -> None:
-    """Change a gift card's balance by ``amount``, rounded to cents as τ² does."""
-    method["balance"] = round(method["balance"] + amount, 2)
 
 
 def order_answer(db: EpisodeDB, order: Order) -> str:
@@ -67,20 +67,16 @@ def order_answer(db: EpisodeDB, order: Order) -> str:
     return json.dumps(order_record(order, catalog_of(db)))
 
 
+def user_answer(user: User) -> str:
+    """The user as τ²'s model dumps it, the user tools' answer."""
+    return json.dumps(user_record(user))
+
+
 def check_counts(items: list[dict[str, Any]], item_ids: list[str], message: str) -> None:
     """Raise ``message`` (with ``{item_id}``) for an item id asked for more often than held."""
-    held = [item["item_id"] for item in items]
-    for item_id in item_ids:
-        if item_ids.count(item_id) > held.count(item_id):
-            raise ValueError(message.format(item_id=item_id))
-
-
-def first_item(items: list[dict[str, Any]], item_id: str) -> dict[str, Any]:
-    """The first item with ``item_id``; raises ``Item {id} not found``."""
-    found = next((item for item in items if item["item_id"] == item_id), None)
-    if found is None:
-        raise ValueError(f"Item {item_id} not found")
-    return found
+    missing = missing_item(items, item_ids)
+    if missing is not None:
+        raise ValueError(message.format(item_id=missing))
 
 
 def swap_price(
@@ -103,8 +99,3 @@ def swap_price(
             raise ValueError(f"New item {new_item_id} not found or available")
         difference += variant.price - item["price"]
     return difference, variant
-
-
-def new_address(**fields: str) -> dict[str, str]:
-    """An address in τ²'s field order."""
-    return {key: fields[key] for key in ("address1", "address2", "city", "country", "state", "zip")}

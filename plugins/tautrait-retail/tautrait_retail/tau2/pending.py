@@ -6,19 +6,26 @@ from tautrait_core import EpisodeDB
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import compact_items, expand_items
 from tautrait_retail.tau2.orders import (
-    CANCEL_REASONS,
-    add_balance,
+    MODIFY_REFUSAL,
     check_counts,
-    find_order,
     find_payment_method,
-    find_user,
-    first_item,
-    is_gift_card,
-    new_address,
     order_answer,
+    order_in_status,
     retail_tool,
     swap_price,
 )
+from tautrait_retail.tau2.records import address
+from tautrait_retail.tools.orders import (
+    add_balance,
+    address_record,
+    cancellation,
+    first_item,
+    is_gift_card,
+    method_change,
+    settlement,
+    short_gift_card,
+)
+from tautrait_retail.tools.pending import CANCEL_REASONS
 
 
 @retail_tool(writes=True)
@@ -29,27 +36,15 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: str) -> str:
         order_id: The order id, e.g. '#W0000000'.
         reason: 'no longer needed' or 'ordered by mistake'.
     """
-    order = find_order(db, order_id)
-    if order.status != "pending":
-        raise ValueError("Non-pending order cannot be cancelled")
+    order = order_in_status(db, order_id, "pending", "Non-pending order cannot be cancelled")
     if reason not in CANCEL_REASONS:
         raise ValueError("Invalid reason")
-    refunds = []
-    for payment in order.payment_history:
-        method_id = payment["payment_method_id"]
-        refunds.append(
-            {
-                "transaction_type": "refund",
-                "amount": payment["amount"],
-                "payment_method_id": method_id,
-            }
-        )
-        method = find_payment_method(db, find_user(db, order.user_id).user_id, method_id)
+    history = order.payment_history
+    for payment in history:
+        method = find_payment_method(db, order.user_id, payment["payment_method_id"])
         if is_gift_card(method):
             add_balance(method, payment["amount"])
-    order.status = "cancelled"
-    order.extra_fields = {**order.extra_fields, "cancel_reason": reason}
-    order.payment_history = [*order.payment_history, *refunds]
+    order.sqlmodel_update(cancellation(order.extra_fields, history, reason))
     return order_answer(db, order)
 
 
@@ -75,12 +70,8 @@ def modify_pending_order_address(
         country: The country, e.g. 'USA'.
         zip: The zip code, e.g. '12345'.
     """
-    order = find_order(db, order_id)
-    if "pending" not in order.status:
-        raise ValueError("Non-pending order cannot be modified")
-    order.address = new_address(
-        address1=address1, address2=address2, city=city, state=state, country=country, zip=zip
-    )
+    order = order_in_status(db, order_id, "pending", MODIFY_REFUSAL, loosely=True)
+    order.address = address(address_record(address1, address2, city, state, country, zip))
     return order_answer(db, order)
 
 
@@ -100,9 +91,7 @@ def modify_pending_order_items(
         new_item_ids: The new item ids, pairwise with item_ids.
         payment_method_id: The payment method that pays or receives the price difference.
     """
-    order = find_order(db, order_id)
-    if order.status != "pending":
-        raise ValueError("Non-pending order cannot be modified")
+    order = order_in_status(db, order_id, "pending", MODIFY_REFUSAL)
     catalog = catalog_of(db)
     items = expand_items(order.items, catalog)
     check_counts(items, item_ids, "{item_id} not found")
@@ -110,16 +99,9 @@ def modify_pending_order_items(
         raise ValueError("The number of items to be exchanged should match")
     difference, last_variant = swap_price(db, items, item_ids, new_item_ids, check_same=True)
     method = find_payment_method(db, order.user_id, payment_method_id)
-    if is_gift_card(method) and method["balance"] < difference:
+    if short_gift_card(method, difference):
         raise ValueError("Insufficient gift card balance to pay for the new item")
-    order.payment_history = [
-        *order.payment_history,
-        {
-            "transaction_type": "payment" if difference > 0 else "refund",
-            "amount": abs(difference),
-            "payment_method_id": payment_method_id,
-        },
-    ]
+    order.payment_history = [*order.payment_history, settlement(difference, payment_method_id)]
     if is_gift_card(method):
         add_balance(method, -difference)
     for item_id, new_item_id in zip(item_ids, new_item_ids, strict=False):
@@ -141,9 +123,7 @@ def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id
         order_id: The order id, e.g. '#W0000000'.
         payment_method_id: The new payment method id, e.g. 'gift_card_0000000'.
     """
-    order = find_order(db, order_id)
-    if "pending" not in order.status:
-        raise ValueError("Non-pending order cannot be modified")
+    order = order_in_status(db, order_id, "pending", MODIFY_REFUSAL, loosely=True)
     method = find_payment_method(db, order.user_id, payment_method_id)
     history = order.payment_history
     if len(history) != 1 or history[0]["transaction_type"] != "payment":
@@ -152,13 +132,9 @@ def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id
     if old_method_id == payment_method_id:
         raise ValueError("The new payment method should be different from the current one")
     amount = history[0]["amount"]
-    if is_gift_card(method) and method["balance"] < amount:
+    if short_gift_card(method, amount):
         raise ValueError("Insufficient gift card balance to pay for the order")
-    order.payment_history = [
-        *history,
-        {"transaction_type": "payment", "amount": amount, "payment_method_id": payment_method_id},
-        {"transaction_type": "refund", "amount": amount, "payment_method_id": old_method_id},
-    ]
+    order.payment_history = [*history, *method_change(amount, payment_method_id, old_method_id)]
     if is_gift_card(method):
         add_balance(method, -amount)
     old_method = find_payment_method(db, order.user_id, old_method_id)

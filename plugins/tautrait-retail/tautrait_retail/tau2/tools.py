@@ -12,22 +12,19 @@ from __future__ import annotations
 
 import json
 
-from sqlmodel import select
-
-from tautrait_core import EpisodeDB, Tau2Tool, tau2_calculate
+from tautrait_core import EpisodeDB, Tau2Tool, tau2_calculate, tau2_found
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import expand_items
-from tautrait_retail.schema import User
 from tautrait_retail.tau2.orders import (
     check_counts,
     find_order,
     find_payment_method,
     find_user,
-    is_gift_card,
-    new_address,
     order_answer,
+    order_in_status,
     retail_tool,
     swap_price,
+    user_answer,
 )
 from tautrait_retail.tau2.pending import (
     cancel_pending_order,
@@ -35,7 +32,15 @@ from tautrait_retail.tau2.pending import (
     modify_pending_order_items,
     modify_pending_order_payment,
 )
-from tautrait_retail.tau2.records import product_record, user_record
+from tautrait_retail.tau2.records import address, product_record
+from tautrait_retail.tools.lookup import product_types, user_id_by_email, user_id_by_name_zip
+from tautrait_retail.tools.orders import (
+    address_record,
+    exchange_request,
+    is_gift_card,
+    return_request,
+    short_gift_card,
+)
 
 
 @retail_tool
@@ -64,9 +69,7 @@ def exchange_delivered_order_items(
         new_item_ids: The new item ids, pairwise with item_ids.
         payment_method_id: The payment method that settles the price difference.
     """
-    order = find_order(db, order_id)
-    if order.status != "delivered":
-        raise ValueError("Non-delivered order cannot be exchanged")
+    order = order_in_status(db, order_id, "delivered", "Non-delivered order cannot be exchanged")
     items = expand_items(order.items, catalog_of(db))
     check_counts(items, item_ids, "Number of {item_id} not found.")
     if len(item_ids) != len(new_item_ids):
@@ -74,16 +77,11 @@ def exchange_delivered_order_items(
     difference, _ = swap_price(db, items, item_ids, new_item_ids, check_same=False)
     difference = round(difference, 2)
     method = find_payment_method(db, order.user_id, payment_method_id)
-    if is_gift_card(method) and method["balance"] < difference:
+    if short_gift_card(method, difference):
         raise ValueError("Insufficient gift card balance to pay for the price difference")
-    order.status = "exchange requested"
-    order.extra_fields = {
-        **order.extra_fields,
-        "exchange_items": sorted(item_ids),
-        "exchange_new_items": sorted(new_item_ids),
-        "exchange_payment_method_id": payment_method_id,
-        "exchange_price_difference": difference,
-    }
+    order.sqlmodel_update(
+        exchange_request(order.extra_fields, item_ids, new_item_ids, payment_method_id, difference)
+    )
     return order_answer(db, order)
 
 
@@ -94,11 +92,7 @@ def find_user_id_by_email(db: EpisodeDB, email: str) -> str:
     Args:
         email: The email, e.g. 'something@example.com'.
     """
-    statement = select(User.user_id).where(User.email_key == email.lower())
-    found = db.exec(statement.order_by(User.position)).first()
-    if found is None:
-        raise ValueError("User not found")
-    return found
+    return tau2_found(user_id_by_email(db, email), "User not found")
 
 
 @retail_tool
@@ -110,15 +104,7 @@ def find_user_id_by_name_zip(db: EpisodeDB, first_name: str, last_name: str, zip
         last_name: The last name, e.g. 'Doe'.
         zip: The zip code, e.g. '12345'.
     """
-    users = db.exec(select(User).order_by(User.position))
-    for user in users:
-        if (
-            user.name["first_name"].lower() == first_name.lower()
-            and user.name["last_name"].lower() == last_name.lower()
-            and user.address["zip"] == zip
-        ):
-            return user.user_id
-    raise ValueError("User not found")
+    return tau2_found(user_id_by_name_zip(db, first_name, last_name, zip), "User not found")
 
 
 @retail_tool
@@ -151,14 +137,13 @@ def get_user_details(db: EpisodeDB, user_id: str) -> str:
     Args:
         user_id: The user id, e.g. 'sara_doe_496'.
     """
-    return json.dumps(user_record(find_user(db, user_id)))
+    return user_answer(find_user(db, user_id))
 
 
 @retail_tool
 def list_all_product_types(db: EpisodeDB) -> str:
     """List the name and product id of every product type."""
-    names = catalog_of(db).product_names
-    return json.dumps({name: product_id for product_id, name in names.items()}, sort_keys=True)
+    return json.dumps(product_types(db))
 
 
 @retail_tool(writes=True)
@@ -184,10 +169,8 @@ def modify_user_address(
         zip: The zip code, e.g. '12345'.
     """
     user = find_user(db, user_id)
-    user.address = new_address(
-        address1=address1, address2=address2, city=city, state=state, country=country, zip=zip
-    )
-    return json.dumps(user_record(user))
+    user.address = address(address_record(address1, address2, city, state, country, zip))
+    return user_answer(user)
 
 
 @retail_tool(writes=True)
@@ -201,21 +184,14 @@ def return_delivered_order_items(
         item_ids: The item ids to return.
         payment_method_id: Where the refund goes: the original payment method or a gift card.
     """
-    order = find_order(db, order_id)
-    if order.status != "delivered":
-        raise ValueError("Non-delivered order cannot be returned")
-    method = find_payment_method(db, find_user(db, order.user_id).user_id, payment_method_id)
+    order = order_in_status(db, order_id, "delivered", "Non-delivered order cannot be returned")
+    method = find_payment_method(db, order.user_id, payment_method_id)
     original = order.payment_history[0]["payment_method_id"]
     if not is_gift_card(method) and payment_method_id != original:
         raise ValueError("Payment method should be the original payment method")
     items = expand_items(order.items, catalog_of(db))
     check_counts(items, item_ids, "Some item not found")
-    order.status = "return requested"
-    order.extra_fields = {
-        **order.extra_fields,
-        "return_items": sorted(item_ids),
-        "return_payment_method_id": payment_method_id,
-    }
+    order.sqlmodel_update(return_request(order.extra_fields, item_ids, payment_method_id))
     return order_answer(db, order)
 
 

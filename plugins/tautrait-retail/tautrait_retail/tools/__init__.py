@@ -3,41 +3,23 @@
 from __future__ import annotations
 
 from tautrait_core import Tool, calculate, think, transfer_to_human_agents
-from tautrait_retail.tools.account import modify_user_address
-from tautrait_retail.tools.delivered import (
-    exchange_delivered_order_items,
-    return_delivered_order_items,
-)
-from tautrait_retail.tools.lookup import (
-    find_user_id_by_email,
-    find_user_id_by_name_zip,
-    get_order_details,
-    get_product_details,
-    get_user_details,
-    list_all_product_types,
-)
-from tautrait_retail.tools.pending import (
-    cancel_pending_order,
-    modify_pending_order_address,
-    modify_pending_order_items,
-    modify_pending_order_payment,
-)
+from tautrait_retail.tools import account, delivered, lookup, pending
 
 ALL_TOOLS: list[Tool] = [
     calculate,
-    cancel_pending_order,
-    exchange_delivered_order_items,
-    find_user_id_by_email,
-    find_user_id_by_name_zip,
-    get_order_details,
-    get_product_details,
-    get_user_details,
-    list_all_product_types,
-    modify_pending_order_address,
-    modify_pending_order_items,
-    modify_pending_order_payment,
-    modify_user_address,
-    return_delivered_order_items,
+    pending.cancel_pending_order,
+    delivered.exchange_delivered_order_items,
+    lookup.find_user_id_by_email,
+    lookup.find_user_id_by_name_zip,
+    lookup.get_order_details,
+    lookup.get_product_details,
+    lookup.get_user_details,
+    lookup.list_all_product_types,
+    pending.modify_pending_order_address,
+    pending.modify_pending_order_items,
+    pending.modify_pending_order_payment,
+    account.modify_user_address,
+    delivered.return_delivered_order_items,
     think,
     transfer_to_human_agents,
 ]

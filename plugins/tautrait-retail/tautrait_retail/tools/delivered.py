@@ -6,13 +6,15 @@ from tautrait_core import EpisodeDB, tool
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import expand_items
 from tautrait_retail.tools.orders import (
+    change_order,
     check_item_swap,
+    exchange_request,
     missing_item,
     order_in_status,
     order_json,
     order_owner,
     paying_method,
-    save_order,
+    return_request,
 )
 
 
@@ -54,15 +56,10 @@ def exchange_delivered_order_items(
     )
     if isinstance(method, str):
         return method
-    order["status"] = "exchange requested"
-    order["extra_fields"] = {
-        **order["extra_fields"],
-        "exchange_items": sorted(item_ids),
-        "exchange_new_items": sorted(new_item_ids),
-        "exchange_payment_method_id": payment_method_id,
-        "exchange_price_difference": difference,
-    }
-    save_order(db, order, "status", "extra_fields")
+    exchange = exchange_request(
+        order["extra_fields"], item_ids, new_item_ids, payment_method_id, difference
+    )
+    change_order(db, order, exchange)
     return order_json(db, order)
 
 
@@ -96,11 +93,5 @@ def return_delivered_order_items(
     items = expand_items(order["items"], catalog_of(db))
     if missing_item(items, item_ids) is not None:
         return "Error: some item not found"
-    order["status"] = "return requested"
-    order["extra_fields"] = {
-        **order["extra_fields"],
-        "return_items": sorted(item_ids),
-        "return_payment_method_id": payment_method_id,
-    }
-    save_order(db, order, "status", "extra_fields")
+    change_order(db, order, return_request(order["extra_fields"], item_ids, payment_method_id))
     return order_json(db, order)

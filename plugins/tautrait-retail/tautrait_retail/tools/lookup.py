@@ -1,4 +1,7 @@
-"""Read-only tools: identifying the customer and showing users, orders and products."""
+"""Read-only tools: identifying the customer and showing users, orders and products.
+
+The look-ups behind them (:func:`user_id_by_email`, :func:`user_id_by_name_zip`,
+:func:`product_types`) serve τ²'s retail tools too."""
 
 from __future__ import annotations
 
@@ -15,6 +18,32 @@ from tautrait_retail.tools.orders import order_json, user_json
 _ZIP = text("json_extract(address, '$.zip') = :zip")
 
 
+def user_id_by_email(db: EpisodeDB, email: str) -> str | None:
+    """The id of the first user (in record order) whose email is ``email``, case ignored."""
+    statement = select(User.user_id).where(User.email_key == email.lower())
+    return db.exec(statement.order_by(User.position)).first()
+
+
+def user_id_by_name_zip(db: EpisodeDB, first_name: str, last_name: str, zip: str) -> str | None:
+    """The id of the first user (in record order) with this first and last name (case
+    ignored) and this zip code in their address."""
+    statement = select(User.user_id, User.name).where(_ZIP.bindparams(zip=zip))
+    for user_id, name in db.exec(statement.order_by(User.position)):
+        if (
+            name["first_name"].lower() == first_name.lower()
+            and name["last_name"].lower() == last_name.lower()
+        ):
+            return user_id
+    return None
+
+
+def product_types(db: EpisodeDB) -> dict[str, str]:
+    """Every product type the store sells as product name -> product id, sorted by name."""
+    names = catalog_of(db).product_names
+    by_name = {name: product_id for product_id, name in names.items()}
+    return dict(sorted(by_name.items()))
+
+
 @tool
 def find_user_id_by_email(db: EpisodeDB, email: str) -> str:
     """Look up a customer's user id by the email address on their account (upper and lower
@@ -23,8 +52,7 @@ def find_user_id_by_email(db: EpisodeDB, email: str) -> str:
     Args:
         email: The customer's email address, e.g. 'maya.ortiz4521@example.com'.
     """
-    statement = select(User.user_id).where(User.email_key == email.lower())
-    found = db.exec(statement.order_by(User.position)).first()
+    found = user_id_by_email(db, email)
     return found if found is not None else "Error: user not found"
 
 
@@ -38,14 +66,8 @@ def find_user_id_by_name_zip(db: EpisodeDB, first_name: str, last_name: str, zip
         last_name: The customer's last name, e.g. 'Ortiz' (case does not matter).
         zip: The zip code of the customer's address, e.g. '60614'.
     """
-    statement = select(User.user_id, User.name).where(_ZIP.bindparams(zip=zip))
-    for user_id, name in db.exec(statement.order_by(User.position)):
-        if (
-            name["first_name"].lower() == first_name.lower()
-            and name["last_name"].lower() == last_name.lower()
-        ):
-            return user_id
-    return "Error: user not found"
+    found = user_id_by_name_zip(db, first_name, last_name, zip)
+    return found if found is not None else "Error: user not found"
 
 
 @tool
@@ -93,6 +115,4 @@ def get_user_details(db: EpisodeDB, user_id: str) -> str:
 def list_all_product_types(db: EpisodeDB) -> str:
     """List every product type the store sells, as a JSON object of product name to product
     id, sorted by name."""
-    names = catalog_of(db).product_names
-    by_name = {name: product_id for product_id, name in names.items()}
-    return json.dumps(dict(sorted(by_name.items())))
+    return json.dumps(product_types(db))

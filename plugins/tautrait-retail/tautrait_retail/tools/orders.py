@@ -1,5 +1,7 @@
 """What the order tools share: the order's owner, its JSON, the checks that open a change
-(order status, items to swap, the paying method) and the address record.
+(order status, items to swap, the paying method) and the records a change writes (address,
+payment-history entries, the fields of an exchange or return request, gift-card balances).
+τ²'s retail tools (:mod:`tautrait_retail.tau2`) write the same records with these helpers.
 
 The tools read and write orders and users as plain rows (column name -> value, see
 ``EpisodeDB.read_row``) rather than ORM objects: loading and flushing ORM objects cost most
@@ -40,6 +42,12 @@ def save_order(db: EpisodeDB, order: Row, *names: str) -> None:
     db.update_row(Order, order["order_id"], {name: order[name] for name in names})
 
 
+def change_order(db: EpisodeDB, order: Row, changes: Row) -> None:
+    """Set ``changes`` (column -> value) on the order row ``order`` and write them back."""
+    order.update(changes)
+    db.update_row(Order, order["order_id"], changes)
+
+
 def save_payment_methods(db: EpisodeDB, user: Row) -> None:
     """Write the payment methods (gift card balances) of the user row ``user`` back."""
     db.update_row(User, user["user_id"], {"payment_methods": user["payment_methods"]})
@@ -63,8 +71,12 @@ def missing_item(items: Sequence[dict[str, Any]], item_ids: Sequence[str]) -> st
 
 
 def first_item(items: Sequence[dict[str, Any]], item_id: str) -> dict[str, Any]:
-    """The first item carrying ``item_id``."""
-    return next(item for item in items if item["item_id"] == item_id)
+    """The first item carrying ``item_id``; raises ``Item {item_id} not found`` (τ²'s text;
+    the τ-Trait tools look items up only after :func:`missing_item` found them all)."""
+    found = next((item for item in items if item["item_id"] == item_id), None)
+    if found is None:
+        raise ValueError(f"Item {item_id} not found")
+    return found
 
 
 def price_difference(
@@ -135,9 +147,19 @@ def paying_method(
     if payment_method_id not in methods:
         return "Error: payment method not found"
     method = methods[payment_method_id]
-    if method["source"] == "gift_card" and method["balance"] < amount:
+    if short_gift_card(method, amount):
         return shortfall
     return method
+
+
+def is_gift_card(method: dict[str, Any]) -> bool:
+    """Whether a saved payment method is a gift card."""
+    return method["source"] == "gift_card"
+
+
+def short_gift_card(method: dict[str, Any], amount: int | float) -> bool:
+    """Whether a saved payment method is a gift card whose balance cannot pay ``amount``."""
+    return is_gift_card(method) and method["balance"] < amount
 
 
 def address_record(
@@ -152,3 +174,89 @@ def address_record(
         "country": country,
         "zip": zip,
     }
+
+
+def add_balance(method: dict[str, Any], amount: int | float) -> None:
+    """Change a gift card's balance by ``amount``, rounded to cents as upstream does."""
+    method["balance"] = round(method["balance"] + amount, 2)
+
+
+def transaction(
+    transaction_type: str, amount: int | float, payment_method_id: str
+) -> dict[str, Any]:
+    """An entry of an order's payment history (key order as upstream)."""
+    return {
+        "transaction_type": transaction_type,
+        "amount": amount,
+        "payment_method_id": payment_method_id,
+    }
+
+
+def settlement(difference: int | float, payment_method_id: str) -> dict[str, Any]:
+    """The entry that settles a price difference with ``payment_method_id``: a payment of a
+    positive difference, otherwise a refund."""
+    return transaction(
+        "payment" if difference > 0 else "refund", abs(difference), payment_method_id
+    )
+
+
+def method_change(
+    amount: int | float, payment_method_id: str, old_method_id: str
+) -> list[dict[str, Any]]:
+    """The entries that move a payment of ``amount`` to another method: the payment with
+    ``payment_method_id``, then the refund to ``old_method_id``."""
+    return [
+        transaction("payment", amount, payment_method_id),
+        transaction("refund", amount, old_method_id),
+    ]
+
+
+def request_columns(status: str, extra_fields: dict[str, Any], **recorded: Any) -> Row:
+    """The order columns a request changes: the new ``status``, and the ``recorded`` fields
+    added to the order's ``extra_fields`` (in the order given)."""
+    return {"status": status, "extra_fields": {**extra_fields, **recorded}}
+
+
+def cancellation(
+    extra_fields: dict[str, Any], history: Sequence[dict[str, Any]], reason: str
+) -> Row:
+    """The order columns a cancellation changes: the status, the reason (an extra field)
+    and the payment history, to which a refund of every payment is added."""
+    refunds = [
+        transaction("refund", payment["amount"], payment["payment_method_id"])
+        for payment in history
+    ]
+    return {
+        **request_columns("cancelled", extra_fields, cancel_reason=reason),
+        "payment_history": [*history, *refunds],
+    }
+
+
+def exchange_request(
+    extra_fields: dict[str, Any],
+    item_ids: Sequence[str],
+    new_item_ids: Sequence[str],
+    payment_method_id: str,
+    difference: int | float,
+) -> Row:
+    """The order columns an exchange request changes (item ids sorted, as upstream)."""
+    return request_columns(
+        "exchange requested",
+        extra_fields,
+        exchange_items=sorted(item_ids),
+        exchange_new_items=sorted(new_item_ids),
+        exchange_payment_method_id=payment_method_id,
+        exchange_price_difference=difference,
+    )
+
+
+def return_request(
+    extra_fields: dict[str, Any], item_ids: Sequence[str], payment_method_id: str
+) -> Row:
+    """The order columns a return request changes (item ids sorted, as upstream)."""
+    return request_columns(
+        "return requested",
+        extra_fields,
+        return_items=sorted(item_ids),
+        return_payment_method_id=payment_method_id,
+    )

@@ -9,15 +9,22 @@ from pydantic_core import CoreSchema, core_schema
 from tautrait_core import EpisodeDB, tool
 from tautrait_retail.records import compact_items
 from tautrait_retail.tools.orders import (
+    add_balance,
     address_record,
+    cancellation,
+    change_order,
     check_item_swap,
     first_item,
+    is_gift_card,
+    method_change,
     order_in_status,
     order_json,
     order_owner,
     paying_method,
     save_order,
     save_payment_methods,
+    settlement,
+    short_gift_card,
 )
 
 CANCEL_REASONS = ("no longer needed", "ordered by mistake")
@@ -38,11 +45,6 @@ class CancelReason(str):
         return {**handler(schema), "enum": list(CANCEL_REASONS)}
 
 
-def _round_balance(method: dict, change: int | float) -> None:
-    method["balance"] += change
-    method["balance"] = round(method["balance"], 2)
-
-
 @tool(writes=True)
 def cancel_pending_order(db: EpisodeDB, order_id: str, reason: CancelReason) -> str:
     """Cancel a pending order. Every payment is refunded: at once to gift cards, within
@@ -57,27 +59,17 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: CancelReason) -> 
         return order
     if reason not in CANCEL_REASONS:
         return "Error: invalid reason"
-    refunds = []
+    history = order["payment_history"]
     owner = None
-    for payment in order["payment_history"]:
+    for payment in history:
         method_id = payment["payment_method_id"]
-        refunds.append(
-            {
-                "transaction_type": "refund",
-                "amount": payment["amount"],
-                "payment_method_id": method_id,
-            }
-        )
         if "gift_card" in method_id:
             if owner is None:
                 owner = order_owner(db, order)
-            _round_balance(owner["payment_methods"][method_id], payment["amount"])
+            add_balance(owner["payment_methods"][method_id], payment["amount"])
     if owner is not None:
         save_payment_methods(db, owner)
-    order["status"] = "cancelled"
-    order["extra_fields"] = {**order["extra_fields"], "cancel_reason": reason}
-    order["payment_history"] = [*order["payment_history"], *refunds]
-    save_order(db, order, "status", "extra_fields", "payment_history")
+    change_order(db, order, cancellation(order["extra_fields"], history, reason))
     return order_json(db, order)
 
 
@@ -149,14 +141,10 @@ def modify_pending_order_items(
         return method
     order["payment_history"] = [
         *order["payment_history"],
-        {
-            "transaction_type": "payment" if difference > 0 else "refund",
-            "amount": abs(difference),
-            "payment_method_id": payment_method_id,
-        },
+        settlement(difference, payment_method_id),
     ]
-    if method["source"] == "gift_card":
-        _round_balance(method, -difference)
+    if is_gift_card(method):
+        add_balance(method, -difference)
         save_payment_methods(db, owner)
     try:
         for item_id, new_item_id in zip(item_ids, new_item_ids, strict=False):
@@ -200,18 +188,14 @@ def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id
         return "Error: the new payment method should be different from the current one"
     amount = history[0]["amount"]
     method = methods[payment_method_id]
-    if method["source"] == "gift_card" and method["balance"] < amount:
+    if short_gift_card(method, amount):
         return "Error: insufficient gift card balance to pay for the order"
-    order["payment_history"] = [
-        *history,
-        {"transaction_type": "payment", "amount": amount, "payment_method_id": payment_method_id},
-        {"transaction_type": "refund", "amount": amount, "payment_method_id": old_method_id},
-    ]
+    order["payment_history"] = [*history, *method_change(amount, payment_method_id, old_method_id)]
     save_order(db, order, "payment_history")
-    if method["source"] == "gift_card":
-        _round_balance(method, -amount)
+    if is_gift_card(method):
+        add_balance(method, -amount)
     if "gift_card" in old_method_id:
-        _round_balance(methods[old_method_id], amount)
-    if method["source"] == "gift_card" or "gift_card" in old_method_id:
+        add_balance(methods[old_method_id], amount)
+    if is_gift_card(method) or "gift_card" in old_method_id:
         save_payment_methods(db, owner)
     return order_json(db, order)
