@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from tautrait_airline.reads import next_position
-from tautrait_airline.schema import Reservation, User
+from tautrait_airline.schema import Reservation
 from tautrait_airline.tau2 import flights as timetable
 from tautrait_airline.tau2.lookups import (
     airline_tool,
@@ -17,16 +17,16 @@ from tautrait_airline.tau2.lookups import (
     find_user,
     reservation_answer,
 )
+from tautrait_airline.tools.booking import BOOKING_TIME, NEW_RESERVATION_IDS
+from tautrait_airline.tools.compensation import CERTIFICATE_IDS
+from tautrait_airline.tools.payments import (
+    PRICE_PER_EXTRA_BAG,
+    booking_total,
+    cancel_and_refund,
+    pay_booking,
+    pay_change,
+)
 from tautrait_core import EpisodeDB
-
-NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
-
-
-NEW_CERTIFICATE_IDS = ("certificate_3221322", "certificate_3221323", "certificate_3221324")
-
-
-BOOKING_TIME = "2024-05-15T15:00:00"
-
 
 Cabin = Literal["business", "economy", "basic_economy"]
 
@@ -64,22 +64,6 @@ def argument_records(items: list[Any], keys: tuple[str, ...], model: str) -> lis
             raise ValueError(f"1 validation error for {model}: expected fields {', '.join(keys)}")
         records.append({key: item[key] for key in keys})
     return records
-
-
-def pay_update(user: User, payment_id: str, total: float) -> dict[str, Any] | None:
-    """τ²'s ``_payment_for_update``: checks the method, takes a gift card's share, returns
-    the payment entry to record (none for a zero total)."""
-    methods = user.payment_methods
-    if payment_id not in methods:
-        raise ValueError("Payment method not found")
-    method = methods[payment_id]
-    if method["source"] == "certificate":
-        raise ValueError("Certificate cannot be used to update reservation")
-    if method["source"] == "gift_card" and method["amount"] < total:
-        raise ValueError("Gift card balance is not enough")
-    if method["source"] == "gift_card":
-        method["amount"] -= total
-    return {"payment_id": payment_id, "amount": total} if total != 0 else None
 
 
 @airline_tool(writes=True)
@@ -121,46 +105,24 @@ def book_reservation(
     )
     if reservation_id is None:
         raise ValueError("Too many reservations")
-    segments, taken, total = [], [], 0
+    segments, taken = [], []
     for choice in choices:
         number = choice["flight_number"]
         found = timetable.flight(db, number)
         row, entry = timetable.bookable_entry(db, number, choice["date"], cabin, len(travellers))
-        price = entry["prices"][cabin]
         segments.append(
             {
                 "origin": found.origin,
                 "destination": found.destination,
                 "flight_number": number,
                 "date": choice["date"],
-                "price": price,
+                "price": entry["prices"][cabin],
             }
         )
         taken.append((row, entry))
-        total += price * len(travellers)
-    if insurance == "yes":
-        total += 30 * len(travellers)
-    total += 50 * nonfree_baggages
-    methods = user.payment_methods
-    for payment in payments:
-        payment_id = payment["payment_id"]
-        if payment_id not in methods:
-            raise ValueError(f"Payment method {payment_id} not found")
-        method = methods[payment_id]
-        if (
-            method["source"] in ("gift_card", "certificate")
-            and method["amount"] < payment["amount"]
-        ):
-            raise ValueError(f"Not enough balance in payment method {payment_id}")
-    paid = sum(payment["amount"] for payment in payments)
-    if paid != total:
-        raise ValueError(f"Payment amount does not add up, total price is {total}, but paid {paid}")
-    for payment in payments:
-        method = methods[payment["payment_id"]]
-        if method["source"] == "gift_card":
-            method["amount"] -= payment["amount"]
-        elif method["source"] == "certificate":
-            del methods[payment["payment_id"]]
+    prices = [segment["price"] for segment in segments]
+    total = booking_total(prices, len(travellers), insurance, nonfree_baggages)
+    pay_booking(user.payment_methods, payments, total)
     for row, entry in taken:
         entry["available_seats"][cabin] -= len(travellers)
         timetable.store_entry(row, entry)
@@ -194,11 +156,7 @@ def cancel_reservation(db: EpisodeDB, reservation_id: str) -> str:
         reservation_id: The reservation id, e.g. 'ZFA04Y'.
     """
     reservation = find_reservation(db, reservation_id)
-    refunds = [
-        {"payment_id": p["payment_id"], "amount": -p["amount"]} for p in reservation.payment_history
-    ]
-    reservation.payment_history = [*reservation.payment_history, *refunds]
-    reservation.status = "cancelled"
+    cancel_and_refund(reservation)
     return reservation_answer(reservation)
 
 
@@ -211,7 +169,7 @@ def send_certificate(db: EpisodeDB, user_id: str, amount: int) -> str:
         amount: The certificate's amount.
     """
     user = find_user(db, user_id)
-    for payment_id in NEW_CERTIFICATE_IDS:
+    for payment_id in CERTIFICATE_IDS:
         if payment_id not in user.payment_methods:
             user.payment_methods[payment_id] = {
                 "source": "certificate",
@@ -240,10 +198,8 @@ def update_reservation_baggages(
     """
     reservation = find_reservation(db, reservation_id)
     user = find_user(db, reservation.user_id)
-    total = 50 * max(0, nonfree_baggages - reservation.nonfree_baggages)
-    payment = pay_update(user, payment_id, total)
-    if payment is not None:
-        reservation.payment_history = [*reservation.payment_history, payment]
+    total = PRICE_PER_EXTRA_BAG * max(0, nonfree_baggages - reservation.nonfree_baggages)
+    pay_change(user, reservation, payment_id, total)
     reservation.total_baggages = total_baggages
     reservation.nonfree_baggages = nonfree_baggages
     return reservation_answer(reservation)
@@ -301,9 +257,7 @@ def update_reservation_flights(
         )
         total += price * travellers
     total -= sum(old["price"] for old in reservation.flights) * travellers
-    payment = pay_update(user, payment_id, total)
-    if payment is not None:
-        reservation.payment_history = [*reservation.payment_history, payment]
+    pay_change(user, reservation, payment_id, total)
     reservation.flights = segments
     reservation.cabin = cabin
     return reservation_answer(reservation)

@@ -7,8 +7,14 @@ import copy
 from tautrait_airline.records import reservation_json
 from tautrait_airline.schema import Reservation
 from tautrait_airline.tools.arguments import Cabin, Count, FlightChoices, Passengers
-from tautrait_airline.tools.booking import PRICE_PER_EXTRA_BAG, price_segment
-from tautrait_airline.tools.payments import change_payment, charge, owner
+from tautrait_airline.tools.booking import price_segment
+from tautrait_airline.tools.payments import (
+    PRICE_PER_EXTRA_BAG,
+    cancel_and_refund,
+    error_answer,
+    owner,
+    pay_change,
+)
 from tautrait_core import EpisodeDB, tool
 
 
@@ -55,11 +61,11 @@ def update_reservation_flights(
                 return problem
         total += segment["price"] * travellers
     total -= sum(old["price"] for old in reservation.flights) * travellers
-    method = change_payment(owner(db, reservation), payment_id, total)
-    if isinstance(method, str):
-        return method
+    try:
+        pay_change(owner(db, reservation), reservation, payment_id, total)
+    except ValueError as problem:
+        return error_answer(problem)
     reservation.flights = segments  # upstream leaves the cabin as it was
-    charge(reservation, method, payment_id, total)
     return reservation_json(reservation)
 
 
@@ -85,12 +91,12 @@ def update_reservation_baggages(
     if reservation is None:
         return "Error: reservation not found"
     total = PRICE_PER_EXTRA_BAG * max(0, nonfree_baggages - reservation.nonfree_baggages)
-    method = change_payment(owner(db, reservation), payment_id, total)
-    if isinstance(method, str):
-        return method
+    try:
+        pay_change(owner(db, reservation), reservation, payment_id, total)
+    except ValueError as problem:
+        return error_answer(problem)
     reservation.total_baggages = total_baggages
     reservation.nonfree_baggages = nonfree_baggages
-    charge(reservation, method, payment_id, total)
     return reservation_json(reservation)
 
 
@@ -126,10 +132,5 @@ def cancel_reservation(db: EpisodeDB, reservation_id: str) -> str:
     reservation = db.get(Reservation, reservation_id)
     if reservation is None:
         return "Error: reservation not found"
-    refunds = [
-        {"payment_id": payment["payment_id"], "amount": -payment["amount"]}
-        for payment in reservation.payment_history
-    ]
-    reservation.payment_history = [*reservation.payment_history, *refunds]
-    reservation.status = "cancelled"
+    cancel_and_refund(reservation)
     return reservation_json(reservation)
