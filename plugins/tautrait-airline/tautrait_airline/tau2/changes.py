@@ -18,6 +18,7 @@ from tautrait_airline.tau2.lookups import (
     reservation_answer,
 )
 from tautrait_airline.tools.booking import BOOKING_TIME, NEW_RESERVATION_IDS
+from tautrait_airline.tools.changes import kept_segment
 from tautrait_airline.tools.compensation import CERTIFICATE_IDS
 from tautrait_airline.tools.payments import (
     PRICE_PER_EXTRA_BAG,
@@ -107,18 +108,10 @@ def book_reservation(
         raise ValueError("Too many reservations")
     segments, taken = [], []
     for choice in choices:
-        number = choice["flight_number"]
-        found = timetable.flight(db, number)
-        row, entry = timetable.bookable_entry(db, number, choice["date"], cabin, len(travellers))
-        segments.append(
-            {
-                "origin": found.origin,
-                "destination": found.destination,
-                "flight_number": number,
-                "date": choice["date"],
-                "price": entry["prices"][cabin],
-            }
+        segment, row, entry = timetable.booked_segment(
+            db, choice["flight_number"], choice["date"], cabin, len(travellers)
         )
+        segments.append(segment)
         taken.append((row, entry))
     prices = [segment["price"] for segment in segments]
     total = booking_total(prices, len(travellers), insurance, nonfree_baggages)
@@ -227,35 +220,13 @@ def update_reservation_flights(
     travellers = len(reservation.passengers)
     segments, total = [], 0
     for choice in choices:
-        kept = next(
-            (
-                old
-                for old in reservation.flights
-                if old["flight_number"] == choice["flight_number"]
-                and old["date"] == choice["date"]
-                and cabin == reservation.cabin
-            ),
-            None,
-        )
-        if kept is not None:
-            total += kept["price"] * travellers
-            segments.append(kept)
-            continue
-        found = timetable.flight(db, choice["flight_number"])
-        _, entry = timetable.bookable_entry(
-            db, choice["flight_number"], choice["date"], cabin, travellers
-        )
-        price = entry["prices"][cabin]
-        segments.append(
-            {
-                "origin": found.origin,
-                "destination": found.destination,
-                "flight_number": choice["flight_number"],
-                "date": choice["date"],
-                "price": price,
-            }
-        )
-        total += price * travellers
+        segment = kept_segment(reservation, choice, cabin)
+        if segment is None:
+            segment, _, _ = timetable.booked_segment(
+                db, choice["flight_number"], choice["date"], cabin, travellers
+            )
+        segments.append(segment)
+        total += segment["price"] * travellers
     total -= sum(old["price"] for old in reservation.flights) * travellers
     pay_change(user, reservation, payment_id, total)
     reservation.flights = segments

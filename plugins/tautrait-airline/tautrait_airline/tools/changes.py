@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from tautrait_airline.records import reservation_json
 from tautrait_airline.schema import Reservation
@@ -16,6 +17,23 @@ from tautrait_airline.tools.payments import (
     pay_change,
 )
 from tautrait_core import EpisodeDB, tool
+
+
+def kept_segment(
+    reservation: Reservation, choice: dict[str, Any], cabin: str
+) -> dict[str, Any] | None:
+    """The reservation's segment for the chosen flight and date when the cabin stays the
+    same (a kept flight keeps the price paid), else ``None``."""
+    return next(
+        (
+            old
+            for old in reservation.flights
+            if old["flight_number"] == choice["flight_number"]
+            and old["date"] == choice["date"]
+            and cabin == reservation.cabin
+        ),
+        None,
+    )
 
 
 @tool(writes=True)
@@ -44,17 +62,11 @@ def update_reservation_flights(
     segments = copy.deepcopy(flights)
     total: int | float = 0
     for segment in segments:
-        kept = [
-            old
-            for old in reservation.flights
-            if old["flight_number"] == segment["flight_number"]
-            and old["date"] == segment["date"]
-            and cabin == reservation.cabin
-        ]
-        if kept:
-            segment["price"] = kept[0]["price"]
-            segment["origin"] = kept[0]["origin"]
-            segment["destination"] = kept[0]["destination"]
+        kept = kept_segment(reservation, segment, cabin)
+        if kept is not None:
+            segment["price"] = kept["price"]
+            segment["origin"] = kept["origin"]
+            segment["destination"] = kept["destination"]
         else:
             problem = price_segment(db, segment, cabin, travellers)
             if problem:
