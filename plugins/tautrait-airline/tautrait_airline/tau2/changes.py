@@ -18,14 +18,17 @@ from tautrait_airline.tau2.lookups import (
     reservation_answer,
 )
 from tautrait_airline.tools.booking import BOOKING_TIME, NEW_RESERVATION_IDS
-from tautrait_airline.tools.changes import kept_segment
+from tautrait_airline.tools.changes import (
+    change_baggages,
+    change_passengers,
+    kept_segment,
+    pay_fare_difference,
+)
 from tautrait_airline.tools.compensation import CERTIFICATE_IDS
 from tautrait_airline.tools.payments import (
-    PRICE_PER_EXTRA_BAG,
     booking_total,
     cancel_and_refund,
     pay_booking,
-    pay_change,
 )
 from tautrait_core import EpisodeDB
 
@@ -191,10 +194,7 @@ def update_reservation_baggages(
     """
     reservation = find_reservation(db, reservation_id)
     user = find_user(db, reservation.user_id)
-    total = PRICE_PER_EXTRA_BAG * max(0, nonfree_baggages - reservation.nonfree_baggages)
-    pay_change(user, reservation, payment_id, total)
-    reservation.total_baggages = total_baggages
-    reservation.nonfree_baggages = nonfree_baggages
+    change_baggages(user, reservation, total_baggages, nonfree_baggages, payment_id)
     return reservation_answer(reservation)
 
 
@@ -218,7 +218,7 @@ def update_reservation_flights(
     reservation = find_reservation(db, reservation_id)
     user = find_user(db, reservation.user_id)
     travellers = len(reservation.passengers)
-    segments, total = [], 0
+    segments = []
     for choice in choices:
         segment = kept_segment(reservation, choice, cabin)
         if segment is None:
@@ -226,9 +226,7 @@ def update_reservation_flights(
                 db, choice["flight_number"], choice["date"], cabin, travellers
             )
         segments.append(segment)
-        total += segment["price"] * travellers
-    total -= sum(old["price"] for old in reservation.flights) * travellers
-    pay_change(user, reservation, payment_id, total)
+    pay_fare_difference(user, reservation, segments, payment_id)
     reservation.flights = segments
     reservation.cabin = cabin
     return reservation_answer(reservation)
@@ -246,7 +244,5 @@ def update_reservation_passengers(
     """
     travellers = argument_records(passengers, ("first_name", "last_name", "dob"), "Passenger")
     reservation = find_reservation(db, reservation_id)
-    if len(travellers) != len(reservation.passengers):
-        raise ValueError("Number of passengers does not match")
-    reservation.passengers = copy.deepcopy(travellers)
+    change_passengers(reservation, copy.deepcopy(travellers))
     return reservation_answer(reservation)

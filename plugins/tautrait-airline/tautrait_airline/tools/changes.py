@@ -1,4 +1,9 @@
-"""Changing and cancelling existing reservations."""
+"""Changing and cancelling existing reservations.
+
+The change rules (:func:`kept_segment`, :func:`pay_fare_difference`, :func:`change_baggages`,
+:func:`change_passengers`) serve τ²'s tools too: they raise ``ValueError`` with τ²'s texts,
+which these tools answer as upstream does (:func:`~.payments.error_answer`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import copy
 from typing import Any
 
 from tautrait_airline.records import reservation_json
-from tautrait_airline.schema import Reservation
+from tautrait_airline.schema import Reservation, User
 from tautrait_airline.tools.arguments import Cabin, Count, FlightChoices, Passengers
 from tautrait_airline.tools.booking import price_segment
 from tautrait_airline.tools.payments import (
@@ -36,6 +41,41 @@ def kept_segment(
     )
 
 
+def pay_fare_difference(
+    user: User, reservation: Reservation, segments: list[dict[str, Any]], payment_id: str
+) -> None:
+    """Charge (or refund, when cheaper) the new segments' fares less the reservation's,
+    for every passenger, as :func:`~.payments.pay_change` does."""
+    travellers = len(reservation.passengers)
+    total: int | float = 0
+    for segment in segments:
+        total += segment["price"] * travellers
+    total -= sum(old["price"] for old in reservation.flights) * travellers
+    pay_change(user, reservation, payment_id, total)
+
+
+def change_baggages(
+    user: User,
+    reservation: Reservation,
+    total_baggages: Any,
+    nonfree_baggages: Any,
+    payment_id: str,
+) -> None:
+    """Set a reservation's bags; each paid bag beyond those already paid costs
+    ``PRICE_PER_EXTRA_BAG``, charged as :func:`~.payments.pay_change` does."""
+    total = PRICE_PER_EXTRA_BAG * max(0, nonfree_baggages - reservation.nonfree_baggages)
+    pay_change(user, reservation, payment_id, total)
+    reservation.total_baggages = total_baggages
+    reservation.nonfree_baggages = nonfree_baggages
+
+
+def change_passengers(reservation: Reservation, passengers: list[dict[str, Any]]) -> None:
+    """Replace a reservation's passengers, as many as before."""
+    if len(passengers) != len(reservation.passengers):
+        raise ValueError("Number of passengers does not match")
+    reservation.passengers = passengers
+
+
 @tool(writes=True)
 def update_reservation_flights(
     db: EpisodeDB,
@@ -58,9 +98,7 @@ def update_reservation_flights(
     reservation = db.get(Reservation, reservation_id)
     if reservation is None:
         return "Error: reservation not found"
-    travellers = len(reservation.passengers)
     segments = copy.deepcopy(flights)
-    total: int | float = 0
     for segment in segments:
         kept = kept_segment(reservation, segment, cabin)
         if kept is not None:
@@ -68,13 +106,11 @@ def update_reservation_flights(
             segment["origin"] = kept["origin"]
             segment["destination"] = kept["destination"]
         else:
-            problem = price_segment(db, segment, cabin, travellers)
+            problem = price_segment(db, segment, cabin, len(reservation.passengers))
             if problem:
                 return problem
-        total += segment["price"] * travellers
-    total -= sum(old["price"] for old in reservation.flights) * travellers
     try:
-        pay_change(owner(db, reservation), reservation, payment_id, total)
+        pay_fare_difference(owner(db, reservation), reservation, segments, payment_id)
     except ValueError as problem:
         return error_answer(problem)
     reservation.flights = segments  # upstream leaves the cabin as it was
@@ -102,13 +138,12 @@ def update_reservation_baggages(
     reservation = db.get(Reservation, reservation_id)
     if reservation is None:
         return "Error: reservation not found"
-    total = PRICE_PER_EXTRA_BAG * max(0, nonfree_baggages - reservation.nonfree_baggages)
     try:
-        pay_change(owner(db, reservation), reservation, payment_id, total)
+        change_baggages(
+            owner(db, reservation), reservation, total_baggages, nonfree_baggages, payment_id
+        )
     except ValueError as problem:
         return error_answer(problem)
-    reservation.total_baggages = total_baggages
-    reservation.nonfree_baggages = nonfree_baggages
     return reservation_json(reservation)
 
 
@@ -127,9 +162,10 @@ def update_reservation_passengers(
     reservation = db.get(Reservation, reservation_id)
     if reservation is None:
         return "Error: reservation not found"
-    if len(passengers) != len(reservation.passengers):
-        return "Error: number of passengers does not match"
-    reservation.passengers = passengers
+    try:
+        change_passengers(reservation, passengers)
+    except ValueError as problem:
+        return error_answer(problem)
     return reservation_json(reservation)
 
 
