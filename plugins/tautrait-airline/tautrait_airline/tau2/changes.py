@@ -8,7 +8,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from tautrait_airline.reads import next_position
 from tautrait_airline.schema import Reservation
 from tautrait_airline.tau2 import flights as timetable
 from tautrait_airline.tau2.lookups import (
@@ -17,7 +16,7 @@ from tautrait_airline.tau2.lookups import (
     find_user,
     reservation_answer,
 )
-from tautrait_airline.tools.booking import BOOKING_TIME, NEW_RESERVATION_IDS
+from tautrait_airline.tools.booking import BOOKING_TIME, NEW_RESERVATION_IDS, store_booking
 from tautrait_airline.tools.changes import (
     change_baggages,
     change_passengers,
@@ -26,9 +25,7 @@ from tautrait_airline.tools.changes import (
 )
 from tautrait_airline.tools.compensation import CERTIFICATE_IDS
 from tautrait_airline.tools.payments import (
-    booking_total,
     cancel_and_refund,
-    pay_booking,
 )
 from tautrait_core import EpisodeDB
 
@@ -116,31 +113,30 @@ def book_reservation(
         )
         segments.append(segment)
         taken.append((row, entry))
-    prices = [segment["price"] for segment in segments]
-    total = booking_total(prices, len(travellers), insurance, nonfree_baggages)
-    pay_booking(user.payment_methods, payments, total)
+    reservation = store_booking(
+        db,
+        user,
+        Reservation(
+            reservation_id=reservation_id,
+            position=0,
+            user_id=user_id,
+            origin=origin,
+            destination=destination,
+            flight_type=flight_type,
+            cabin=cabin,
+            flights=segments,
+            passengers=copy.deepcopy(travellers),
+            payment_history=copy.deepcopy(payments),
+            created_at=BOOKING_TIME,
+            total_baggages=total_baggages,
+            nonfree_baggages=nonfree_baggages,
+            insurance=insurance,
+        ),
+    )
     for row, entry in taken:
         entry["available_seats"][cabin] -= len(travellers)
         timetable.store_entry(row, entry)
         db.add(row)
-    reservation = Reservation(
-        reservation_id=reservation_id,
-        position=next_position(db, Reservation),
-        user_id=user_id,
-        origin=origin,
-        destination=destination,
-        flight_type=flight_type,
-        cabin=cabin,
-        flights=segments,
-        passengers=copy.deepcopy(travellers),
-        payment_history=copy.deepcopy(payments),
-        created_at=BOOKING_TIME,
-        total_baggages=total_baggages,
-        nonfree_baggages=nonfree_baggages,
-        insurance=insurance,
-    )
-    db.add(reservation)
-    user.reservations = [*user.reservations, reservation_id]
     return reservation_answer(reservation)
 
 

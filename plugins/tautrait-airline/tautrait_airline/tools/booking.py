@@ -96,33 +96,44 @@ def book_reservation(
         problem = price_segment(db, segment, cabin, len(passengers))
         if problem:
             return problem
-    prices = [segment["price"] for segment in segments]
-    total = booking_total(prices, len(passengers), insurance, nonfree_baggages)
     try:
-        pay_booking(user.payment_methods, payment_methods, total)
+        reservation = store_booking(
+            db,
+            user,
+            Reservation(
+                reservation_id=reservation_id,
+                position=0,
+                user_id=user_id,
+                origin=origin,
+                destination=destination,
+                flight_type=flight_type,
+                cabin=cabin,
+                flights=segments,
+                passengers=passengers,
+                payment_history=payment_methods,
+                created_at=BOOKING_TIME,
+                total_baggages=total_baggages,
+                nonfree_baggages=nonfree_baggages,
+                insurance=insurance,
+            ),
+        )
     except ValueError as problem:
         return error_answer(problem)
-    reservation = _store(
-        db,
-        Reservation(
-            reservation_id=reservation_id,
-            position=0,
-            user_id=user_id,
-            origin=origin,
-            destination=destination,
-            flight_type=flight_type,
-            cabin=cabin,
-            flights=segments,
-            passengers=passengers,
-            payment_history=payment_methods,
-            created_at=BOOKING_TIME,
-            total_baggages=total_baggages,
-            nonfree_baggages=nonfree_baggages,
-            insurance=insurance,
-        ),
-    )
-    user.reservations = [*user.reservations, reservation_id]
     return reservation_json(reservation)
+
+
+def store_booking(db: EpisodeDB, user: User, reservation: Reservation) -> Reservation:
+    """Take a new reservation's payments from the user (as :func:`~.payments.pay_booking`
+    checks them against its price, :func:`~.payments.booking_total`), store it and add it
+    to the user's reservations; raises before anything is taken."""
+    prices = [segment["price"] for segment in reservation.flights]
+    total = booking_total(
+        prices, len(reservation.passengers), reservation.insurance, reservation.nonfree_baggages
+    )
+    pay_booking(user.payment_methods, reservation.payment_history, total)
+    stored = _store(db, reservation)
+    user.reservations = [*user.reservations, reservation.reservation_id]
+    return stored
 
 
 def _store(db: EpisodeDB, reservation: Reservation) -> Reservation:
