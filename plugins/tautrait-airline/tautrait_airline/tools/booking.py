@@ -96,36 +96,34 @@ def book_reservation(
         problem = price_segment(db, segment, cabin, len(passengers))
         if problem:
             return problem
+    reservation = Reservation(
+        reservation_id=reservation_id,
+        position=0,
+        user_id=user_id,
+        origin=origin,
+        destination=destination,
+        flight_type=flight_type,
+        cabin=cabin,
+        flights=segments,
+        passengers=passengers,
+        payment_history=payment_methods,
+        created_at=BOOKING_TIME,
+        total_baggages=total_baggages,
+        nonfree_baggages=nonfree_baggages,
+        insurance=insurance,
+    )
     try:
-        reservation = store_booking(
-            db,
-            user,
-            Reservation(
-                reservation_id=reservation_id,
-                position=0,
-                user_id=user_id,
-                origin=origin,
-                destination=destination,
-                flight_type=flight_type,
-                cabin=cabin,
-                flights=segments,
-                passengers=passengers,
-                payment_history=payment_methods,
-                created_at=BOOKING_TIME,
-                total_baggages=total_baggages,
-                nonfree_baggages=nonfree_baggages,
-                insurance=insurance,
-            ),
-        )
+        stored = store_booking(db, user, reservation)
     except ValueError as problem:
         return error_answer(problem)
-    return reservation_json(reservation)
+    return reservation_json(stored)
 
 
 def store_booking(db: EpisodeDB, user: User, reservation: Reservation) -> Reservation:
-    """Take a new reservation's payments from the user (as :func:`~.payments.pay_booking`
-    checks them against its price, :func:`~.payments.booking_total`), store it and add it
-    to the user's reservations; raises before anything is taken."""
+    """Record a new booking: the user's payments for it are checked against its price
+    (:func:`~.payments.booking_total`) and taken (:func:`~.payments.pay_booking`), then the
+    reservation is stored and added to the user's reservations. Raises before anything is
+    taken."""
     prices = [segment["price"] for segment in reservation.flights]
     total = booking_total(
         prices, len(reservation.passengers), reservation.insurance, reservation.nonfree_baggages
