@@ -24,9 +24,7 @@ from tautrait_airline.tools.changes import (
     pay_fare_difference,
 )
 from tautrait_airline.tools.compensation import CERTIFICATE_IDS
-from tautrait_airline.tools.payments import (
-    cancel_and_refund,
-)
+from tautrait_airline.tools.payments import cancel_and_refund
 from tautrait_core import EpisodeDB
 
 Cabin = Literal["business", "economy", "basic_economy"]

@@ -22,7 +22,8 @@ from tautrait_airline.tools.payments import booking_total, error_answer, pay_boo
 from tautrait_core import EpisodeDB, tool
 
 NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
-"""Ids of new reservations, tried in order; when all exist the last one is replaced."""
+"""Ids of new reservations, tried in order; when all exist the last one is replaced (τ²'s
+book_reservation refuses instead)."""
 
 BOOKING_TIME = "2024-05-15T15:00:00"
 
