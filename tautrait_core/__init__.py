@@ -40,8 +40,10 @@ if TYPE_CHECKING:
         TAU2_UNKNOWN_TOOL,
         Tau2Tool,
         tau2_calculate,
+        tau2_calculate_tool,
         tau2_found,
         tau2_tool,
+        tau2_transfer_tool,
     )
     from tautrait_core.config import RunConfig
     from tautrait_core.domain.checks import TaskCheck, check_task, check_task_set
@@ -173,6 +175,8 @@ _EXPORTS = {
     "tau2_tool": "tautrait_core.compat.tau2.tools",
     "tau2_found": "tautrait_core.compat.tau2.tools",
     "tau2_calculate": "tautrait_core.compat.tau2.tools",
+    "tau2_calculate_tool": "tautrait_core.compat.tau2.tools",
+    "tau2_transfer_tool": "tautrait_core.compat.tau2.tools",
     "tau2_data_dir": "tautrait_core.domain.task_sets",
     "tau2_data_file": "tautrait_core.domain.task_sets",
     # agents, user simulators and trait backends
@@ -338,6 +342,7 @@ __all__ = [
     "run",
     "set_key",
     "tau2_calculate",
+    "tau2_calculate_tool",
     "tau2_data_dir",
     "tau2_data_file",
     "tau2_db_hash",
@@ -345,6 +350,7 @@ __all__ = [
     "tau2_found",
     "tau2_json",
     "tau2_tool",
+    "tau2_transfer_tool",
     "template_for",
     "think",
     "tool",

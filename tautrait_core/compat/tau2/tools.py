@@ -72,3 +72,35 @@ def tau2_calculate(expression: str) -> str:
     if not all(char in CALCULATOR_CHARACTERS for char in expression):
         raise ValueError("Invalid characters in expression")
     return str(round(float(eval(expression, {"__builtins__": None}, {})), 2))
+
+
+def tau2_calculate_tool(toolkit_tool: Callable[..., Any]) -> Tau2Tool:
+    """τ²'s ``calculate`` tool (the same in airline and retail) for the toolkit whose
+    decorator :func:`tau2_tool` made: ``calculate = tau2_calculate_tool(airline_tool)``."""
+
+    @toolkit_tool
+    def calculate(db: Any, expression: str) -> str:
+        """Calculate the result of a mathematical expression.
+
+        Args:
+            expression: The expression, e.g. '2 + 2'; numbers, + - * / ( ) . and spaces only.
+        """
+        return tau2_calculate(expression)
+
+    return calculate
+
+
+def tau2_transfer_tool(toolkit_tool: Callable[..., Any]) -> Tau2Tool:
+    """τ²'s ``transfer_to_human_agents`` tool (the same in airline, retail and mock) for the
+    toolkit whose decorator :func:`tau2_tool` made."""
+
+    @toolkit_tool
+    def transfer_to_human_agents(db: Any, summary: str) -> str:
+        """Transfer the user to a human agent, with a summary of their issue.
+
+        Args:
+            summary: A summary of the user's issue.
+        """
+        return "Transfer successful"
+
+    return transfer_to_human_agents

@@ -8,8 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from tautrait_airline.reads import next_position
-from tautrait_airline.schema import Reservation, User
+from tautrait_airline.schema import Reservation
 from tautrait_airline.tau2 import flights as timetable
 from tautrait_airline.tau2.lookups import (
     airline_tool,
@@ -17,16 +16,16 @@ from tautrait_airline.tau2.lookups import (
     find_user,
     reservation_answer,
 )
+from tautrait_airline.tools.booking import BOOKING_TIME, NEW_RESERVATION_IDS, store_booking
+from tautrait_airline.tools.changes import (
+    change_baggages,
+    change_passengers,
+    kept_segment,
+    pay_fare_difference,
+)
+from tautrait_airline.tools.compensation import CERTIFICATE_IDS
+from tautrait_airline.tools.payments import cancel_and_refund
 from tautrait_core import EpisodeDB
-
-NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
-
-
-NEW_CERTIFICATE_IDS = ("certificate_3221322", "certificate_3221323", "certificate_3221324")
-
-
-BOOKING_TIME = "2024-05-15T15:00:00"
-
 
 Cabin = Literal["business", "economy", "basic_economy"]
 
@@ -64,22 +63,6 @@ def argument_records(items: list[Any], keys: tuple[str, ...], model: str) -> lis
             raise ValueError(f"1 validation error for {model}: expected fields {', '.join(keys)}")
         records.append({key: item[key] for key in keys})
     return records
-
-
-def pay_update(user: User, payment_id: str, total: float) -> dict[str, Any] | None:
-    """τ²'s ``_payment_for_update``: checks the method, takes a gift card's share, returns
-    the payment entry to record (none for a zero total)."""
-    methods = user.payment_methods
-    if payment_id not in methods:
-        raise ValueError("Payment method not found")
-    method = methods[payment_id]
-    if method["source"] == "certificate":
-        raise ValueError("Certificate cannot be used to update reservation")
-    if method["source"] == "gift_card" and method["amount"] < total:
-        raise ValueError("Gift card balance is not enough")
-    if method["source"] == "gift_card":
-        method["amount"] -= total
-    return {"payment_id": payment_id, "amount": total} if total != 0 else None
 
 
 @airline_tool(writes=True)
@@ -121,68 +104,37 @@ def book_reservation(
     )
     if reservation_id is None:
         raise ValueError("Too many reservations")
-    segments, taken, total = [], [], 0
+    segments, taken = [], []
     for choice in choices:
-        number = choice["flight_number"]
-        found = timetable.flight(db, number)
-        row, entry = timetable.bookable_entry(db, number, choice["date"], cabin, len(travellers))
-        price = entry["prices"][cabin]
-        segments.append(
-            {
-                "origin": found.origin,
-                "destination": found.destination,
-                "flight_number": number,
-                "date": choice["date"],
-                "price": price,
-            }
+        segment, row, entry = timetable.booked_segment(
+            db, choice["flight_number"], choice["date"], cabin, len(travellers)
         )
+        segments.append(segment)
         taken.append((row, entry))
-        total += price * len(travellers)
-    if insurance == "yes":
-        total += 30 * len(travellers)
-    total += 50 * nonfree_baggages
-    methods = user.payment_methods
-    for payment in payments:
-        payment_id = payment["payment_id"]
-        if payment_id not in methods:
-            raise ValueError(f"Payment method {payment_id} not found")
-        method = methods[payment_id]
-        if (
-            method["source"] in ("gift_card", "certificate")
-            and method["amount"] < payment["amount"]
-        ):
-            raise ValueError(f"Not enough balance in payment method {payment_id}")
-    paid = sum(payment["amount"] for payment in payments)
-    if paid != total:
-        raise ValueError(f"Payment amount does not add up, total price is {total}, but paid {paid}")
-    for payment in payments:
-        method = methods[payment["payment_id"]]
-        if method["source"] == "gift_card":
-            method["amount"] -= payment["amount"]
-        elif method["source"] == "certificate":
-            del methods[payment["payment_id"]]
+    reservation = store_booking(
+        db,
+        user,
+        Reservation(
+            reservation_id=reservation_id,
+            position=0,
+            user_id=user_id,
+            origin=origin,
+            destination=destination,
+            flight_type=flight_type,
+            cabin=cabin,
+            flights=segments,
+            passengers=copy.deepcopy(travellers),
+            payment_history=copy.deepcopy(payments),
+            created_at=BOOKING_TIME,
+            total_baggages=total_baggages,
+            nonfree_baggages=nonfree_baggages,
+            insurance=insurance,
+        ),
+    )
     for row, entry in taken:
         entry["available_seats"][cabin] -= len(travellers)
         timetable.store_entry(row, entry)
         db.add(row)
-    reservation = Reservation(
-        reservation_id=reservation_id,
-        position=next_position(db, Reservation),
-        user_id=user_id,
-        origin=origin,
-        destination=destination,
-        flight_type=flight_type,
-        cabin=cabin,
-        flights=segments,
-        passengers=copy.deepcopy(travellers),
-        payment_history=copy.deepcopy(payments),
-        created_at=BOOKING_TIME,
-        total_baggages=total_baggages,
-        nonfree_baggages=nonfree_baggages,
-        insurance=insurance,
-    )
-    db.add(reservation)
-    user.reservations = [*user.reservations, reservation_id]
     return reservation_answer(reservation)
 
 
@@ -194,11 +146,7 @@ def cancel_reservation(db: EpisodeDB, reservation_id: str) -> str:
         reservation_id: The reservation id, e.g. 'ZFA04Y'.
     """
     reservation = find_reservation(db, reservation_id)
-    refunds = [
-        {"payment_id": p["payment_id"], "amount": -p["amount"]} for p in reservation.payment_history
-    ]
-    reservation.payment_history = [*reservation.payment_history, *refunds]
-    reservation.status = "cancelled"
+    cancel_and_refund(reservation)
     return reservation_answer(reservation)
 
 
@@ -211,7 +159,7 @@ def send_certificate(db: EpisodeDB, user_id: str, amount: int) -> str:
         amount: The certificate's amount.
     """
     user = find_user(db, user_id)
-    for payment_id in NEW_CERTIFICATE_IDS:
+    for payment_id in CERTIFICATE_IDS:
         if payment_id not in user.payment_methods:
             user.payment_methods[payment_id] = {
                 "source": "certificate",
@@ -240,12 +188,7 @@ def update_reservation_baggages(
     """
     reservation = find_reservation(db, reservation_id)
     user = find_user(db, reservation.user_id)
-    total = 50 * max(0, nonfree_baggages - reservation.nonfree_baggages)
-    payment = pay_update(user, payment_id, total)
-    if payment is not None:
-        reservation.payment_history = [*reservation.payment_history, payment]
-    reservation.total_baggages = total_baggages
-    reservation.nonfree_baggages = nonfree_baggages
+    change_baggages(user, reservation, total_baggages, nonfree_baggages, payment_id)
     return reservation_answer(reservation)
 
 
@@ -269,41 +212,15 @@ def update_reservation_flights(
     reservation = find_reservation(db, reservation_id)
     user = find_user(db, reservation.user_id)
     travellers = len(reservation.passengers)
-    segments, total = [], 0
+    segments = []
     for choice in choices:
-        kept = next(
-            (
-                old
-                for old in reservation.flights
-                if old["flight_number"] == choice["flight_number"]
-                and old["date"] == choice["date"]
-                and cabin == reservation.cabin
-            ),
-            None,
-        )
-        if kept is not None:
-            total += kept["price"] * travellers
-            segments.append(kept)
-            continue
-        found = timetable.flight(db, choice["flight_number"])
-        _, entry = timetable.bookable_entry(
-            db, choice["flight_number"], choice["date"], cabin, travellers
-        )
-        price = entry["prices"][cabin]
-        segments.append(
-            {
-                "origin": found.origin,
-                "destination": found.destination,
-                "flight_number": choice["flight_number"],
-                "date": choice["date"],
-                "price": price,
-            }
-        )
-        total += price * travellers
-    total -= sum(old["price"] for old in reservation.flights) * travellers
-    payment = pay_update(user, payment_id, total)
-    if payment is not None:
-        reservation.payment_history = [*reservation.payment_history, payment]
+        segment = kept_segment(reservation, choice, cabin)
+        if segment is None:
+            segment, _, _ = timetable.booked_segment(
+                db, choice["flight_number"], choice["date"], cabin, travellers
+            )
+        segments.append(segment)
+    pay_fare_difference(user, reservation, segments, payment_id)
     reservation.flights = segments
     reservation.cabin = cabin
     return reservation_answer(reservation)
@@ -321,7 +238,5 @@ def update_reservation_passengers(
     """
     travellers = argument_records(passengers, ("first_name", "last_name", "dob"), "Passenger")
     reservation = find_reservation(db, reservation_id)
-    if len(travellers) != len(reservation.passengers):
-        raise ValueError("Number of passengers does not match")
-    reservation.passengers = copy.deepcopy(travellers)
+    change_passengers(reservation, copy.deepcopy(travellers))
     return reservation_answer(reservation)

@@ -52,6 +52,23 @@ def bookable_entry(
     return row, found
 
 
+def booked_segment(
+    db: EpisodeDB, flight_number: str, date: str, cabin: str, travellers: int
+) -> tuple[dict[str, Any], FlightDate, dict[str, Any]]:
+    """A reservation's segment for a flight date that has ``travellers`` seats left in
+    ``cabin`` (at its price there), with the date's row and entry (to take the seats)."""
+    found = flight(db, flight_number)
+    row, current = bookable_entry(db, flight_number, date, cabin, travellers)
+    segment = {
+        "origin": found.origin,
+        "destination": found.destination,
+        "flight_number": flight_number,
+        "date": date,
+        "price": current["prices"][cabin],
+    }
+    return segment, row, current
+
+
 def search_direct(
     db: EpisodeDB,
     date: str,

@@ -22,17 +22,11 @@ from tautrait_airline.tau2.lookups import (
 )
 from tautrait_airline.tau2.records import user_record
 from tautrait_airline.tools.lookup import AIRPORTS
-from tautrait_core import EpisodeDB, Tau2Tool, tau2_calculate
+from tautrait_core import EpisodeDB, Tau2Tool, tau2_calculate_tool, tau2_transfer_tool
 
+calculate = tau2_calculate_tool(airline_tool)
 
-@airline_tool
-def calculate(db: EpisodeDB, expression: str) -> str:
-    """Calculate the result of a mathematical expression.
-
-    Args:
-        expression: The expression, e.g. '2 + 2'; numbers, + - * / ( ) . and spaces only.
-    """
-    return tau2_calculate(expression)
+transfer_to_human_agents = tau2_transfer_tool(airline_tool)
 
 
 @airline_tool
@@ -108,16 +102,6 @@ def search_onestop_flight(db: EpisodeDB, origin: str, destination: str, date: st
             second["date"] = second_date
             results.append([first, second])
     return json.dumps(results)
-
-
-@airline_tool
-def transfer_to_human_agents(db: EpisodeDB, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of their issue.
-
-    Args:
-        summary: A summary of the user's issue.
-    """
-    return "Transfer successful"
 
 
 TOOLS: list[Tau2Tool] = [

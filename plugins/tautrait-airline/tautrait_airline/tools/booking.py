@@ -18,14 +18,14 @@ from tautrait_airline.tools.arguments import (
     Passengers,
     Payments,
 )
+from tautrait_airline.tools.payments import booking_total, error_answer, pay_booking
 from tautrait_core import EpisodeDB, tool
 
 NEW_RESERVATION_IDS = ("HATHAT", "HATHAU", "HATHAV")
-"""Ids of new reservations, tried in order; when all exist the last one is replaced."""
+"""Ids of new reservations, tried in order; when all exist the last one is replaced (τ²'s
+book_reservation refuses instead)."""
 
 BOOKING_TIME = "2024-05-15T15:00:00"
-INSURANCE_PER_PASSENGER = 30
-PRICE_PER_EXTRA_BAG = 50
 
 
 def price_segment(
@@ -93,53 +93,46 @@ def book_reservation(
         NEW_RESERVATION_IDS[-1],
     )
     segments = copy.deepcopy(flights)
-    total: int | float = 0
     for segment in segments:
         problem = price_segment(db, segment, cabin, len(passengers))
         if problem:
             return problem
-        total += segment["price"] * len(passengers)
-    if insurance == "yes":
-        total += INSURANCE_PER_PASSENGER * len(passengers)
-    total += PRICE_PER_EXTRA_BAG * nonfree_baggages
-    methods = user.payment_methods
-    for payment in payment_methods:
-        payment_id, amount = payment["payment_id"], payment["amount"]
-        if payment_id not in methods:
-            return f"Error: payment method {payment_id} not found"
-        method = methods[payment_id]
-        if method["source"] in ("gift_card", "certificate") and method["amount"] < amount:
-            return f"Error: not enough balance in payment method {payment_id}"
-    paid = sum(payment["amount"] for payment in payment_methods)
-    if paid != total:
-        return f"Error: payment amount does not add up, total price is {total}, but paid {paid}"
-    for payment in payment_methods:
-        payment_id = payment["payment_id"]
-        if methods[payment_id]["source"] == "gift_card":
-            methods[payment_id]["amount"] -= payment["amount"]
-        elif methods[payment_id]["source"] == "certificate":
-            del methods[payment_id]
-    reservation = _store(
-        db,
-        Reservation(
-            reservation_id=reservation_id,
-            position=0,
-            user_id=user_id,
-            origin=origin,
-            destination=destination,
-            flight_type=flight_type,
-            cabin=cabin,
-            flights=segments,
-            passengers=passengers,
-            payment_history=payment_methods,
-            created_at=BOOKING_TIME,
-            total_baggages=total_baggages,
-            nonfree_baggages=nonfree_baggages,
-            insurance=insurance,
-        ),
+    reservation = Reservation(
+        reservation_id=reservation_id,
+        position=0,
+        user_id=user_id,
+        origin=origin,
+        destination=destination,
+        flight_type=flight_type,
+        cabin=cabin,
+        flights=segments,
+        passengers=passengers,
+        payment_history=payment_methods,
+        created_at=BOOKING_TIME,
+        total_baggages=total_baggages,
+        nonfree_baggages=nonfree_baggages,
+        insurance=insurance,
     )
-    user.reservations = [*user.reservations, reservation_id]
-    return reservation_json(reservation)
+    try:
+        stored = store_booking(db, user, reservation)
+    except ValueError as problem:
+        return error_answer(problem)
+    return reservation_json(stored)
+
+
+def store_booking(db: EpisodeDB, user: User, reservation: Reservation) -> Reservation:
+    """Record a new booking: the user's payments for it are checked against its price
+    (:func:`~.payments.booking_total`) and taken (:func:`~.payments.pay_booking`), then the
+    reservation is stored and added to the user's reservations. Raises before anything is
+    taken."""
+    prices = [segment["price"] for segment in reservation.flights]
+    total = booking_total(
+        prices, len(reservation.passengers), reservation.insurance, reservation.nonfree_baggages
+    )
+    pay_booking(user.payment_methods, reservation.payment_history, total)
+    stored = _store(db, reservation)
+    user.reservations = [*user.reservations, reservation.reservation_id]
+    return stored
 
 
 def _store(db: EpisodeDB, reservation: Reservation) -> Reservation:

@@ -1,15 +1,79 @@
-"""Changing and cancelling existing reservations."""
+"""Changing and cancelling existing reservations.
+
+The change rules (:func:`kept_segment`, :func:`pay_fare_difference`, :func:`change_baggages`,
+:func:`change_passengers`) serve τ²'s tools too: they raise ``ValueError`` with τ²'s texts,
+which these tools answer as upstream does (:func:`~.payments.error_answer`).
+"""
 
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from tautrait_airline.records import reservation_json
-from tautrait_airline.schema import Reservation
+from tautrait_airline.schema import Reservation, User
 from tautrait_airline.tools.arguments import Cabin, Count, FlightChoices, Passengers
-from tautrait_airline.tools.booking import PRICE_PER_EXTRA_BAG, price_segment
-from tautrait_airline.tools.payments import change_payment, charge, owner
+from tautrait_airline.tools.booking import price_segment
+from tautrait_airline.tools.payments import (
+    PRICE_PER_EXTRA_BAG,
+    cancel_and_refund,
+    error_answer,
+    owner,
+    pay_change,
+)
 from tautrait_core import EpisodeDB, tool
+
+
+def kept_segment(
+    reservation: Reservation, choice: dict[str, Any], cabin: str
+) -> dict[str, Any] | None:
+    """The reservation's segment for the chosen flight and date when the cabin stays the
+    same (a kept flight keeps the price paid), else ``None``."""
+    return next(
+        (
+            old
+            for old in reservation.flights
+            if old["flight_number"] == choice["flight_number"]
+            and old["date"] == choice["date"]
+            and cabin == reservation.cabin
+        ),
+        None,
+    )
+
+
+def pay_fare_difference(
+    user: User, reservation: Reservation, segments: list[dict[str, Any]], payment_id: str
+) -> None:
+    """Charge (or refund, when cheaper) the new segments' fares less the reservation's,
+    for every passenger, as :func:`~.payments.pay_change` does."""
+    travellers = len(reservation.passengers)
+    total: int | float = 0
+    for segment in segments:
+        total += segment["price"] * travellers
+    total -= sum(old["price"] for old in reservation.flights) * travellers
+    pay_change(user, reservation, payment_id, total)
+
+
+def change_baggages(
+    user: User,
+    reservation: Reservation,
+    total_baggages: Any,
+    nonfree_baggages: Any,
+    payment_id: str,
+) -> None:
+    """Set a reservation's bags; each paid bag beyond those already paid costs
+    ``PRICE_PER_EXTRA_BAG``, charged as :func:`~.payments.pay_change` does."""
+    total = PRICE_PER_EXTRA_BAG * max(0, nonfree_baggages - reservation.nonfree_baggages)
+    pay_change(user, reservation, payment_id, total)
+    reservation.total_baggages = total_baggages
+    reservation.nonfree_baggages = nonfree_baggages
+
+
+def change_passengers(reservation: Reservation, passengers: list[dict[str, Any]]) -> None:
+    """Replace a reservation's passengers, as many as before."""
+    if len(passengers) != len(reservation.passengers):
+        raise ValueError("Number of passengers does not match")
+    reservation.passengers = passengers
 
 
 @tool(writes=True)
@@ -34,32 +98,22 @@ def update_reservation_flights(
     reservation = db.get(Reservation, reservation_id)
     if reservation is None:
         return "Error: reservation not found"
-    travellers = len(reservation.passengers)
     segments = copy.deepcopy(flights)
-    total: int | float = 0
     for segment in segments:
-        kept = [
-            old
-            for old in reservation.flights
-            if old["flight_number"] == segment["flight_number"]
-            and old["date"] == segment["date"]
-            and cabin == reservation.cabin
-        ]
-        if kept:
-            segment["price"] = kept[0]["price"]
-            segment["origin"] = kept[0]["origin"]
-            segment["destination"] = kept[0]["destination"]
+        kept = kept_segment(reservation, segment, cabin)
+        if kept is not None:
+            segment["price"] = kept["price"]
+            segment["origin"] = kept["origin"]
+            segment["destination"] = kept["destination"]
         else:
-            problem = price_segment(db, segment, cabin, travellers)
+            problem = price_segment(db, segment, cabin, len(reservation.passengers))
             if problem:
                 return problem
-        total += segment["price"] * travellers
-    total -= sum(old["price"] for old in reservation.flights) * travellers
-    method = change_payment(owner(db, reservation), payment_id, total)
-    if isinstance(method, str):
-        return method
+    try:
+        pay_fare_difference(owner(db, reservation), reservation, segments, payment_id)
+    except ValueError as problem:
+        return error_answer(problem)
     reservation.flights = segments  # upstream leaves the cabin as it was
-    charge(reservation, method, payment_id, total)
     return reservation_json(reservation)
 
 
@@ -84,13 +138,12 @@ def update_reservation_baggages(
     reservation = db.get(Reservation, reservation_id)
     if reservation is None:
         return "Error: reservation not found"
-    total = PRICE_PER_EXTRA_BAG * max(0, nonfree_baggages - reservation.nonfree_baggages)
-    method = change_payment(owner(db, reservation), payment_id, total)
-    if isinstance(method, str):
-        return method
-    reservation.total_baggages = total_baggages
-    reservation.nonfree_baggages = nonfree_baggages
-    charge(reservation, method, payment_id, total)
+    try:
+        change_baggages(
+            owner(db, reservation), reservation, total_baggages, nonfree_baggages, payment_id
+        )
+    except ValueError as problem:
+        return error_answer(problem)
     return reservation_json(reservation)
 
 
@@ -109,9 +162,10 @@ def update_reservation_passengers(
     reservation = db.get(Reservation, reservation_id)
     if reservation is None:
         return "Error: reservation not found"
-    if len(passengers) != len(reservation.passengers):
-        return "Error: number of passengers does not match"
-    reservation.passengers = passengers
+    try:
+        change_passengers(reservation, passengers)
+    except ValueError as problem:
+        return error_answer(problem)
     return reservation_json(reservation)
 
 
@@ -126,10 +180,5 @@ def cancel_reservation(db: EpisodeDB, reservation_id: str) -> str:
     reservation = db.get(Reservation, reservation_id)
     if reservation is None:
         return "Error: reservation not found"
-    refunds = [
-        {"payment_id": payment["payment_id"], "amount": -payment["amount"]}
-        for payment in reservation.payment_history
-    ]
-    reservation.payment_history = [*reservation.payment_history, *refunds]
-    reservation.status = "cancelled"
+    cancel_and_refund(reservation)
     return reservation_json(reservation)
