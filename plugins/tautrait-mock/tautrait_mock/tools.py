@@ -11,7 +11,7 @@ from typing import Literal
 
 from sqlmodel import func, select
 
-from tautrait_core import EpisodeDB, Tau2Tool, tau2_found, tau2_tool
+from tautrait_core import EpisodeDB, Tau2Tool, tau2_found, tau2_tool, tau2_transfer_tool
 from tautrait_mock.data import task_record, user_record
 from tautrait_mock.schema import MockTask, MockUser
 
@@ -58,14 +58,7 @@ def get_users(db: EpisodeDB) -> str:
     return json.dumps([user_record(user) for user in users])
 
 
-@mock_tool
-def transfer_to_human_agents(db: EpisodeDB, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of their issue.
-
-    Args:
-        summary: A summary of the user's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = tau2_transfer_tool(mock_tool)
 
 
 @mock_tool(writes=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from tautrait_core import EpisodeDB, Tau2Tool, tau2_calculate, tau2_found
+from tautrait_core import EpisodeDB, Tau2Tool, tau2_calculate_tool, tau2_found, tau2_transfer_tool
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import expand_items
 from tautrait_retail.tau2.orders import (
@@ -42,15 +42,7 @@ from tautrait_retail.tools.orders import (
     short_gift_card,
 )
 
-
-@retail_tool
-def calculate(db: EpisodeDB, expression: str) -> str:
-    """Calculate the result of a mathematical expression.
-
-    Args:
-        expression: The expression, e.g. '2 + 2'; numbers, + - * / ( ) . and spaces only.
-    """
-    return tau2_calculate(expression)
+calculate = tau2_calculate_tool(retail_tool)
 
 
 @retail_tool(writes=True)
@@ -195,14 +187,7 @@ def return_delivered_order_items(
     return order_answer(db, order)
 
 
-@retail_tool
-def transfer_to_human_agents(db: EpisodeDB, summary: str) -> str:
-    """Transfer the user to a human agent, with a summary of their issue.
-
-    Args:
-        summary: A summary of the user's issue.
-    """
-    return "Transfer successful"
+transfer_to_human_agents = tau2_transfer_tool(retail_tool)
 
 
 TOOLS: list[Tau2Tool] = [
