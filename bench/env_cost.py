@@ -22,7 +22,8 @@ upstream's own environment class of the domain (``tau_trait/envs/<domain>/env.py
 ``load_data`` and tools) runs the same tasks the way its episodes do: ``reset`` (fresh data),
 the gold actions through ``step``, then ``calculate_reward`` (fresh data again, the gold
 replay, both data hashes). Its user simulator is replaced by a stub that answers nothing,
-so no model is called. The ratio per domain is upstream's median over tautrait's.
+so no model is called. Both sides are timed over ``--repeat`` passes over the tasks; the
+ratio per domain is upstream's median over tautrait's.
 
 Memory: ``--inflight`` episodes are held open at once (after their gold actions) and the
 process's peak resident memory is reported.
@@ -244,8 +245,9 @@ def bench_domain(
     upstream_times = []
     if theirs is not None:
         theirs.run_episode(0)  # warm up
-        for index in range(len(tasks)):
-            upstream_times.extend(measure(1, lambda index=index: theirs.run_episode(index)))
+        for _ in range(repeat):  # as many passes as tautrait's
+            for index in range(len(tasks)):
+                upstream_times.extend(measure(1, lambda index=index: theirs.run_episode(index)))
     gc.collect()
     before = rss_mib()
     held = []

@@ -120,16 +120,18 @@ def run_bench(peers: Path, *extra: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_upstream_is_timed_on_the_same_tasks_and_compared(peers, checkout) -> None:
-    finished = run_bench(peers, "--upstream", str(checkout), "--json")
+    finished = run_bench(peers, "--upstream", str(checkout), "--repeat", "2", "--json")
     assert finished.returncode == 0, finished.stderr
     result = json.loads(finished.stdout.strip().splitlines()[-1])
-    assert result["tasks"] == result["upstream_episodes_timed"] == TASKS
+    assert result["tasks"] == TASKS
+    assert result["upstream_episodes_timed"] == result["episodes_timed"] == 2 * TASKS
     assert result["upstream_median_ms"] > 0
     expected = round(result["upstream_median_ms"] / result["median_ms"], 1)
     assert result["speedup_vs_upstream"] == expected
     logged = (checkout / "tau_trait" / "envs" / "rewards.log").read_text().split("\n")
-    # a warm-up episode, then every task once, each after its reset and gold tool calls
-    assert [line.split()[0] for line in logged if line] == ["0", *map(str, range(TASKS))]
+    # a warm-up episode, then every task once per pass, each after its reset and gold calls
+    passes = [*map(str, range(TASKS))] * 2
+    assert [line.split()[0] for line in logged if line] == ["0", *passes]
 
 
 def test_without_upstream_only_tautrait_is_measured(peers) -> None:
