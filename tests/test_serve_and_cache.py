@@ -6,6 +6,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
+from tautrait_core.testing.loopback import JSONRequestHandler, LoopbackHTTPServer
 from tautrait_core.testing.scripts import StrategyScript
 from tautrait_core.testing.server import ScriptedModelServer
 
@@ -85,6 +87,22 @@ def test_serve_scripted_plays_whole_episodes_on_loopback_and_stops_on_ctrl_c(
     remaining, _ = process.communicate(timeout=30)
     assert process.returncode == 0, remaining
     assert "Stopped after" in remaining and "Traceback" not in remaining
+
+
+def test_the_scripted_server_queues_hundreds_of_clients_connecting_at_once() -> None:
+    """A run at concurrency 256 opens its connections all at once. With the default listen
+    queue of 5, the kernel dropped the connections beyond it and each client waited for its
+    SYN retry (1, 3, 7, ... s): an episode now and then stalled for a minute or more."""
+    server = LoopbackHTTPServer(("127.0.0.1", 0), JSONRequestHandler)  # listens, accepts none
+    clients: list[socket.socket] = []
+    try:
+        for _ in range(300):
+            clients.append(socket.create_connection(server.server_address[:2], timeout=0.5))
+    finally:
+        for client in clients:
+            client.close()
+        server.server_close()
+    assert len(clients) == 300
 
 
 def test_serve_scripted_help_says_how_to_use_it() -> None:

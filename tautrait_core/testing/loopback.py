@@ -50,6 +50,17 @@ class JSONRequestHandler(BaseHTTPRequestHandler, Generic[ServiceT]):
             pass
 
 
+class LoopbackHTTPServer(ThreadingHTTPServer):
+    """A server answering each connection in a thread that ends with the process, whose
+    listen queue holds hundreds of clients connecting at once (a benchmark or a run at
+    concurrency 256): with the default queue of 5, the kernel drops the connections beyond
+    it and a client retries after 1, 3, 7, ... seconds, stalling an episode for a minute.
+    The queue is a class attribute because the constructor already listens."""
+
+    daemon_threads = True
+    request_queue_size = 1024
+
+
 class LoopbackService(Generic[FailureT]):
     """An HTTP server on ``127.0.0.1`` answering from a background thread, started by
     :meth:`start` or ``with``; a subclass says how it answers with its
@@ -89,11 +100,9 @@ class LoopbackService(Generic[FailureT]):
 
     def start(self) -> Self:
         """Listen and serve in a daemon thread."""
-        httpd = ThreadingHTTPServer(
+        httpd = LoopbackHTTPServer(
             ("127.0.0.1", self.port), partial(self.handler_class, service=self)
         )
-        httpd.daemon_threads = True
-        httpd.request_queue_size = 1024
         self._httpd = httpd
         threading.Thread(target=httpd.serve_forever, name=self.thread_name, daemon=True).start()
         return self
