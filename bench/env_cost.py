@@ -22,8 +22,9 @@ upstream's own environment class of the domain (``tau_trait/envs/<domain>/env.py
 ``load_data`` and tools) runs the same tasks the way its episodes do: ``reset`` (fresh data),
 the gold actions through ``step``, then ``calculate_reward`` (fresh data again, the gold
 replay, both data hashes). Its user simulator is replaced by a stub that answers nothing,
-so no model is called. Both sides are timed over ``--repeat`` passes over the tasks; the
-ratio per domain is upstream's median over tautrait's.
+so no model is called. Both sides are timed over ``--repeat`` passes over the tasks, each
+of upstream's passes right after one of tautrait's, so that a change of load on a shared
+machine reaches both; the ratio per domain is upstream's median over tautrait's.
 
 Memory: ``--inflight`` episodes are held open at once (after their gold actions) and the
 process's peak resident memory is reported.
@@ -43,6 +44,7 @@ import argparse
 import gc
 import importlib
 import json
+import os
 import statistics
 import sys
 import time
@@ -112,6 +114,8 @@ class UpstreamCheckout:
         if not (self.path / "tau_trait" / "envs" / "base.py").is_file():
             raise UpstreamError(f"{path} is not a tau-trait checkout (no tau_trait/envs/base.py)")
         sys.path.insert(0, str(self.path))
+        # upstream's user simulator imports litellm: its cost map comes from disk, not the web
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         try:
             self.base = importlib.import_module("tau_trait.envs.base")
             self.types = importlib.import_module("tau_trait.types")
@@ -230,10 +234,14 @@ def bench_domain(
     build_ms = (time.perf_counter() - started) * 1000
     for task in tasks[:5]:  # warm up
         run_episode(domain, template, task)
-    per_episode = []
-    for _ in range(repeat):
+    if theirs is not None:
+        theirs.run_episode(0)  # warm up
+    per_episode, upstream_times = [], []
+    for _ in range(repeat):  # upstream's passes alternate with ours: a change of load hits both
         for task in tasks:
             per_episode.extend(measure(1, lambda task=task: run_episode(domain, template, task)))
+        for index in range(len(tasks) if theirs is not None else 0):
+            upstream_times.extend(measure(1, lambda index=index: theirs.run_episode(index)))
     cached = []
     for _ in range(repeat):
         for task in tasks:
@@ -242,12 +250,6 @@ def bench_domain(
     baseline = measure_for(
         baseline_samples, BASELINE_MS, lambda: baseline_episode(domain, data_folder)
     )
-    upstream_times = []
-    if theirs is not None:
-        theirs.run_episode(0)  # warm up
-        for _ in range(repeat):  # as many passes as tautrait's
-            for index in range(len(tasks)):
-                upstream_times.extend(measure(1, lambda index=index: theirs.run_episode(index)))
     gc.collect()
     before = rss_mib()
     held = []
