@@ -6,12 +6,12 @@ Traits and intensity words follow tau-trait (``impatience``, ``confusion``, ``sk
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer
 
 from tautrait_core.errors import TraitError
+from tautrait_core.files import read_json_file
 
 TRAITS = ("impatience", "confusion", "skeptical", "incoherence")
 """The trait names of tau-trait, in their canonical order."""
@@ -108,20 +108,9 @@ class TraitMix(BaseModel):
         Raises:
             TraitError: the file cannot be read, is not UTF-8 JSON, or is not a trait mix.
         """
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise TraitError(f"cannot read the traits file {path}: {exc.strerror}") from exc
-        except UnicodeDecodeError as exc:
-            raise TraitError(
-                f"the traits file {path} is not UTF-8 text (byte {exc.start}); save it as "
-                'UTF-8 JSON such as {"impatience": "high"}'
-            ) from exc
-        except (ValueError, RecursionError) as exc:
-            raise TraitError(
-                f"the traits file {path} is not valid JSON ({exc}); "
-                'write e.g. {"impatience": "high"}'
-            ) from exc
+        data = read_json_file(
+            path, TraitError, "the traits file", 'write e.g. {"impatience": "high"}'
+        )
         try:
             return cls.from_trait_dict(data)
         except TraitError as exc:

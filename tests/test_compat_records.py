@@ -107,7 +107,7 @@ def test_read_collections_names_a_missing_or_broken_file(tmp_path: Path) -> None
     with pytest.raises(FileNotFoundError, match=r"demo data file .*a\.json is missing"):
         read_collections(tmp_path, ["a"], domain="demo")
     (tmp_path / "a.json").write_text("{oops")
-    with pytest.raises(ValueError, match=r"demo data file .*a\.json is not valid JSON"):
+    with pytest.raises(ValueError, match=r"a\.json: the demo data file is not valid JSON"):
         read_collections(tmp_path, ["a"], domain="demo")
 
 

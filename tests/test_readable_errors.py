@@ -252,7 +252,7 @@ def upstream_toy(isolated_home: Path) -> Iterator[Path]:
 IMPORTED_TASK_FILES = {
     "empty": (b"", "is empty"),
     "truncated": (b'[{"user_id": "ann_1", "instruction": "Borrow', "not valid JSON"),
-    "not-utf8": (b'[{"user_id": "\xff"}]', "not valid JSON"),
+    "not-utf8": (b'[{"user_id": "\xff"}]', "is not UTF-8 text"),
     "bad-task": (
         json.dumps([{"user_id": "ann_1", "instruction": "x"}, {"user_id": "bo_2"}]).encode(),
         "task 1 is invalid (instruction",

@@ -208,6 +208,14 @@ def test_bad_files_are_clear_errors_before_anything_runs(
         assert table(database, "SELECT name FROM sweeps") == []
 
 
+def test_a_sweep_file_that_is_not_utf8_is_named(toy_plugin, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes("name = 'café'\n".encode("latin-1"))
+    result = sweep(str(path))
+    assert result.exit_code == 1
+    assert f"{path}: the sweep file is not UTF-8 text (invalid byte at offset" in result.output
+
+
 def test_resume_of_an_unknown_sweep_is_a_clear_error(toy_plugin) -> None:
     result = sweep("--resume", "nothing")
     assert result.exit_code != 0 and "no sweep 'nothing'" in result.output

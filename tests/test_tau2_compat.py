@@ -146,7 +146,9 @@ def test_a_tasks_object_file_loads_too(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("not json", "not a JSON file"),
+        ("not json", "the τ² task file is not valid JSON"),
+        ("", "the τ² task file is empty"),
+        ("[" * 100_000 + "]" * 100_000, "the τ² task file is nested too deeply"),
         ('{"rows": []}', "not a τ² task file"),
         ('[{"user_scenario": {}}]', "task 0 (id None) is invalid: task has no 'id'"),
         (

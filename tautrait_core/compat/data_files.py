@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from tautrait_core.files import read_json_file
+
 if TYPE_CHECKING:
     from sqlmodel import SQLModel
 
@@ -37,7 +39,7 @@ def read_collections(
 
     Raises:
         FileNotFoundError: A required file is missing (the message names it).
-        ValueError: A file is not valid JSON (the message names it and the position).
+        ValueError: A file is unreadable or not valid JSON (the message names it).
     """
     optional = optional or {}
     data: dict[str, Any] = {}
@@ -48,10 +50,7 @@ def read_collections(
                 data[name] = copy.deepcopy(optional[name])
                 continue
             raise FileNotFoundError(f"{domain} data file {path} is missing")
-        try:
-            data[name] = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{domain} data file {path} is not valid JSON: {exc}") from None
+        data[name] = read_json_file(path, ValueError, f"the {domain} data file")
     return data
 
 

@@ -18,6 +18,7 @@ from tautrait_core.config import RunConfig
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.episode.messages import Message, ToolCall
 from tautrait_core.episode.result import EpisodeResult
+from tautrait_core.files import read_json_file
 from tautrait_core.llm.usage import Usage
 
 if TYPE_CHECKING:
@@ -187,19 +188,7 @@ def read_result_list(path: Path) -> list[UpstreamEpisode]:
     """
     from tautrait_core.errors import TaskSetError
 
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise TaskSetError(f"{path}: cannot read the file ({exc.strerror})") from exc
-    except UnicodeDecodeError as exc:
-        raise TaskSetError(
-            f"{path}: not UTF-8 text (invalid byte at offset {exc.start}); "
-            "a result list is a UTF-8 JSON file"
-        ) from exc
-    except RecursionError as exc:
-        raise TaskSetError(f"{path}: the JSON is nested too deeply to be a result list") from exc
-    except ValueError as exc:
-        raise TaskSetError(f"{path}: not a readable JSON file ({exc})") from exc
+    records = read_json_file(path, TaskSetError, "the result list")
     if not isinstance(records, list):
         raise TaskSetError(
             f"{path}: expected a JSON list of results (task_id, reward, info, traj, trial)"

@@ -15,6 +15,7 @@ from typing import Any
 
 from tautrait_core.domain.task import Action, Task
 from tautrait_core.errors import TaskSetError
+from tautrait_core.files import read_text_file
 
 
 @dataclass
@@ -39,12 +40,7 @@ def read_task_file(path: Path) -> TaskFile:
     Raises:
         TaskSetError: the file is unreadable, not Python, or holds no single task list.
     """
-    try:
-        source = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TaskSetError(f"{path}: cannot read it ({exc.strerror})") from exc
-    except UnicodeDecodeError as exc:
-        raise TaskSetError(f"{path}: not UTF-8 text (invalid byte at offset {exc.start})") from exc
+    source = read_text_file(path, TaskSetError, "the upstream task file")
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:

@@ -24,6 +24,7 @@ from tautrait_core.compat.import_folders import (
 from tautrait_core.compat.tau2.tasks import read_tau2_tasks
 from tautrait_core.domain.task_sets import TAU2_SOURCE, tau2_task_set_name
 from tautrait_core.errors import TaskSetError, UpstreamImportError
+from tautrait_core.files import read_json_file
 from tautrait_core.paths import imports_dir
 
 TAU2_DOMAINS = ("mock", "airline", "retail", "telecom")
@@ -112,7 +113,4 @@ def _import_domain(source: Path, domain: str, destination: Path) -> Tau2Import:
 
 
 def _check_json(path: Path) -> None:
-    try:
-        json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UpstreamImportError(f"{path} is not valid JSON ({exc})") from exc
+    read_json_file(path, UpstreamImportError, "the file")

@@ -9,7 +9,6 @@ policy in ``policy.md``, all next to the module that builds the domain.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from tautrait_core.compat.tau2.tools import TAU2_UNKNOWN_TOOL
 from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
 from tautrait_core.domain.task import Task
-from tautrait_core.domain.task_sets import TAU2_SOURCE, tau2_data_file
+from tautrait_core.domain.task_sets import TAU2_IMPORT_HINT, TAU2_SOURCE, tau2_data_file
 from tautrait_core.errors import ConfigError
+from tautrait_core.files import read_json_file
 
 if TYPE_CHECKING:
     from sqlmodel import SQLModel
@@ -143,4 +143,5 @@ def _imported_tau2_policy(tau2_domain: str, name: str) -> str:
 
 def _imported_tau2_db(tau2_domain: str) -> dict[str, Any]:
     """The imported ``db.json`` of a τ² domain."""
-    return json.loads(tau2_data_file(tau2_domain, "db.json").read_text(encoding="utf-8"))
+    path = tau2_data_file(tau2_domain, "db.json")
+    return read_json_file(path, ConfigError, "the imported database", TAU2_IMPORT_HINT)

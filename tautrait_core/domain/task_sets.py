@@ -10,7 +10,6 @@ retail, telecom) runs on the tautrait domains named ``tau2-<d>`` and ``tau2-<d>-
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.state import StateTemplate, get_template
 from tautrait_core.domain.task import Task
 from tautrait_core.errors import ConfigError, TaskSetError, UnknownNameError
+from tautrait_core.files import read_json_file
 from tautrait_core.paths import imports_dir
 
 UPSTREAM_SOURCE = "tau-trait"
@@ -118,13 +118,7 @@ def read_imported_tasks(path: Path, fix: str | None = None) -> list[Task]:
             (the message names the file, the task's index and the fix).
     """
     fix = fix or f"re-import it: tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT"
-    try:
-        items = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise TaskSetError(f"imported task file {path}: cannot read it ({exc.strerror})") from exc
-    except (ValueError, RecursionError) as exc:  # JSON and UTF-8 decoding errors
-        reason = "empty" if not path.stat().st_size else f"not valid JSON ({exc})"
-        raise TaskSetError(f"imported task file {path} is {reason}; {fix}") from exc
+    items = read_json_file(path, TaskSetError, "the imported task file", fix)
     if not isinstance(items, list):
         raise TaskSetError(f"imported task file {path} is not a JSON list of tasks; {fix}")
     tasks = []

@@ -32,6 +32,7 @@ from pydantic import ValidationError
 
 from tautrait_core.config import MOVED_TO_PLUGINS, RunConfig, declared_run_options
 from tautrait_core.errors import SweepError, TautraitError
+from tautrait_core.files import read_text_file
 
 RESERVED_KEYS = {
     "resume": "continue a sweep with: tautrait sweep --resume NAME",
@@ -101,10 +102,9 @@ def _fingerprint_settings(config: RunConfig) -> dict[str, Any]:
 
 def load_sweep_file(path: Path) -> Sweep:
     """Read and validate a sweep file (see the module docstring)."""
+    text = read_text_file(path, SweepError, "the sweep file")
     try:
-        data = tomllib.loads(path.read_text())
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SweepError(f"cannot read sweep file {path}: {exc}") from exc
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SweepError(f"{path} is not valid TOML: {exc}") from exc
     problems = []

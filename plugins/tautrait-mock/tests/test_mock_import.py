@@ -32,3 +32,18 @@ def test_unimported_task_set_names_the_import(tautrait_home: Path, name: str) ->
     result = invoke("check", "--domain", "tau2-mock", "--task-set", name)
     assert result.exit_code == 1
     assert "tautrait import tau2" in result.output
+
+
+@pytest.mark.parametrize("command", ["run", "check"])
+def test_a_damaged_imported_database_is_one_line_naming_it(
+    imported_mock: Path, tautrait_home: Path, command: str
+) -> None:
+    database = tautrait_home / "imports" / "tau2" / "mock" / "db.json"
+    database.write_text('{"tasks": {')
+    args = ["--domain", "tau2-mock", *(["--agent", "oracle"] if command == "run" else [])]
+    result = CliRunner().invoke(cli, [command, *args])
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith(f"Error: {database}: the imported database is not valid JSON")
+    assert "tautrait import tau2" in lines[0]

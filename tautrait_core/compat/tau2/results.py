@@ -11,7 +11,6 @@ reward component.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.domain.task import Task
 from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
 from tautrait_core.errors import TaskSetError
+from tautrait_core.files import read_json_file
 from tautrait_core.llm.usage import Usage
 
 _TERMINATIONS = {
@@ -125,8 +125,8 @@ def is_tau2_results_file(source: str | Path) -> bool:
     if not path.is_file():
         return False
     try:
-        return is_tau2_results(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return is_tau2_results(read_json_file(path, TaskSetError, "the τ² results file"))
+    except TaskSetError:
         return False
 
 
@@ -147,12 +147,7 @@ def read_tau2_results(path: Path, tasks: Sequence[Task] | None = None) -> Tau2Re
         TaskSetError: the file is not a τ² results file, or a simulation is malformed or
             names a task not in the task list (the message names the simulation).
     """
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise TaskSetError(f"{path}: cannot read the file ({exc.strerror})") from exc
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise TaskSetError(f"{path}: not a readable JSON file ({exc})") from exc
+    data = read_json_file(Path(path), TaskSetError, "the τ² results file")
     if not is_tau2_results(data):
         raise TaskSetError(f'{path}: not a τ² results file (no "simulations" list)')
     try:

@@ -8,7 +8,6 @@ reads (§2.1), and the gold actions of both sides become the task's ``actions``.
 
 from __future__ import annotations
 
-import json
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from tautrait_core.domain.criteria import EvaluationCriteria, InitialState
 from tautrait_core.domain.criteria_checks import action_from_tau2
 from tautrait_core.domain.task import Task
 from tautrait_core.errors import TaskSetError, first_line
+from tautrait_core.files import read_json_file
 
 _TAB = "\t"
 _STRUCTURED_PARTS = (
@@ -88,12 +88,7 @@ def read_tau2_tasks(path: Path) -> list[Task]:
         TaskSetError: the file is unreadable, not JSON, not a task list, or a task is invalid
             (the message names the file and the task's index and id).
     """
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise TaskSetError(f"{path}: cannot read it ({exc.strerror})") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise TaskSetError(f"{path}: not a JSON file ({exc})") from exc
+    data = read_json_file(Path(path), TaskSetError, "the τ² task file")
     if isinstance(data, dict) and isinstance(data.get("tasks"), list):
         data = data["tasks"]
     if not isinstance(data, list):
