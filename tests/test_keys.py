@@ -125,3 +125,42 @@ def test_a_planted_key_never_reaches_stored_bytes(
     for text in outputs:
         assert PLANTED not in text
     assert "[redacted]" in export.read_text()
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b'{"OPENAI_API_KEY": "sk-trunc', "is not valid JSON"),
+        (b"", "is empty"),
+        (b'{"OPENAI_API_KEY": "\xff"}', "is not UTF-8 text"),
+        (b'["OPENAI_API_KEY"]', "not a JSON object of key names and values"),
+        (b'{"OPENAI_API_KEY": 5}', "not a JSON object of key names and values"),
+    ],
+)
+def test_a_damaged_keys_file_is_one_line_naming_it_and_the_fix(
+    toy_plugin, no_keys, isolated_home, content: bytes, problem: str
+) -> None:
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    path = isolated_home / "keys.json"
+    path.write_bytes(content)
+    runner = CliRunner()
+    commands = [
+        ["keys", "list"],
+        ["keys", "remove", "OPENAI_API_KEY"],
+        ["keys", "set", "OPENAI_API_KEY", "--value", PLANTED],
+        ["run", "--domain", "toylib", "--agent", "tool-calling", "--agent-model", "gpt-4o"],
+    ]
+    for command in commands:
+        result = runner.invoke(cli, command)
+        assert result.exit_code == 1, (command, result.output)
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"Error: {path}: "), lines
+        assert problem in lines[0] and "tautrait keys set NAME" in lines[0], lines[0]
+    assert path.read_bytes() == content
+
+
+def test_a_damaged_keys_file_does_not_stop_an_offline_run(toy_plugin, isolated_home) -> None:
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    (isolated_home / "keys.json").write_text('{"OPENAI_API_KEY": "sk-trunc')
+    result = CliRunner().invoke(cli, ["run", "--domain", "toylib", "--agent", "oracle"])
+    assert result.exit_code == 0, result.output

@@ -15,11 +15,14 @@ import re
 from pathlib import Path
 
 from tautrait_core.errors import ConfigError, first_line
+from tautrait_core.files import read_json_file
 from tautrait_core.paths import data_dir
 
 SECRET_NAME = re.compile(r"(API_KEY|_KEY|_TOKEN|_SECRET)$")
 REDACTED = "[redacted]"
 MIN_SECRET_LENGTH = 8
+FIX_KEYS_FILE = "delete it and store the keys again with: tautrait keys set NAME"
+"""What to do about a keys file that cannot be read."""
 
 
 def keys_path() -> Path:
@@ -28,11 +31,18 @@ def keys_path() -> Path:
 
 
 def load_keys() -> dict[str, str]:
-    """Stored keys by environment-variable name."""
+    """Stored keys by environment-variable name.
+
+    Raises:
+        ConfigError: the keys file is unreadable, truncated or not an object of strings.
+    """
     path = keys_path()
     if not path.exists():
         return {}
-    return dict(json.loads(path.read_text()))
+    keys = read_json_file(path, ConfigError, "the keys file", FIX_KEYS_FILE)
+    if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):
+        raise ConfigError(f"{path}: not a JSON object of key names and values; {FIX_KEYS_FILE}")
+    return keys
 
 
 def _write_keys(keys: dict[str, str]) -> None:
@@ -73,8 +83,14 @@ def apply_stored_keys() -> None:
 
 
 def known_secrets() -> list[str]:
-    """Values that must never be stored or printed: stored keys and secret-looking variables."""
-    values = set(load_keys().values())
+    """Values that must never be stored or printed: stored keys and secret-looking variables.
+
+    An unreadable keys file adds none (redacting must not fail; the commands that use the
+    keys report it)."""
+    try:
+        values = set(load_keys().values())
+    except ConfigError:
+        values = set()
     values.update(v for k, v in os.environ.items() if SECRET_NAME.search(k))
     return sorted((v for v in values if len(v) >= MIN_SECRET_LENGTH), key=len, reverse=True)
 
