@@ -95,13 +95,22 @@ class TraitVectors:
                 f"no trait vectors in {folder} (expected {VECTORS_FILE}); build them with: "
                 "tautrait steer build --model MODEL --out FOLDER"
             )
-        with safe_open(str(path), framework="pt") as handle:
-            metadata = handle.metadata() or {}
-            vectors = {trait: handle.get_tensor(trait) for trait in handle.keys()}  # noqa: SIM118
+        try:
+            with safe_open(str(path), framework="pt") as handle:
+                metadata = handle.metadata() or {}
+                vectors = {trait: handle.get_tensor(trait) for trait in handle.keys()}  # noqa: SIM118
+        except Exception as exc:  # safetensors raises its own error type for a damaged file
+            raise VectorSetError(
+                f"{path} is not a readable safetensors file ({exc}); build it again"
+            ) from exc
         if metadata.get("format") != FORMAT:
             raise VectorSetError(f"{path} is not a tautrait trait-vector set ({FORMAT})")
-        start, _, stop = metadata["layers"].partition(":")
-        loaded = cls(metadata["model"], (int(start), int(stop)), vectors, metadata["pairs_digest"])
+        try:
+            start, _, stop = metadata["layers"].partition(":")
+            layers = (int(start), int(stop))
+            loaded = cls(metadata["model"], layers, vectors, metadata["pairs_digest"])
+        except (KeyError, ValueError) as exc:
+            raise VectorSetError(f"{path} has damaged metadata ({exc}); build it again") from exc
         if loaded.content_hash() != metadata.get("content_hash"):
             raise VectorSetError(
                 f"{path} does not match its content hash: the file was changed or damaged; "

@@ -14,7 +14,12 @@ from tautrait_steer_user.causal_lm import default_layers, parse_layers  # noqa: 
 from tautrait_steer_user.errors import VectorSetError  # noqa: E402
 from tautrait_steer_user.pairs import MIN_PAIRS, load_pairs  # noqa: E402
 from tautrait_steer_user.tiny_model import tiny_model  # noqa: E402
-from tautrait_steer_user.vectors import VECTORS_FILE, TraitVectors, build_vectors  # noqa: E402
+from tautrait_steer_user.vectors import (  # noqa: E402
+    FORMAT,
+    VECTORS_FILE,
+    TraitVectors,
+    build_vectors,
+)
 
 from tautrait_core import TRAITS  # noqa: E402
 
@@ -62,6 +67,23 @@ def test_damaged_file_is_refused(tiny_vectors: TraitVectors, tmp_path: Path) -> 
     data[-1] ^= 0xFF
     path.write_bytes(bytes(data))
     with pytest.raises(VectorSetError, match="content hash"):
+        TraitVectors.load(tmp_path)
+
+
+@pytest.mark.parametrize("cut", ["junk", "truncated", "metadata"])
+def test_an_unreadable_file_is_refused_naming_it(
+    tiny_vectors: TraitVectors, tmp_path: Path, cut: str
+) -> None:
+    path = tiny_vectors.save(tmp_path)
+    if cut == "junk":
+        path.write_bytes(b"not safetensors")
+    elif cut == "truncated":
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    else:
+        from safetensors.torch import save_file
+
+        save_file(tiny_vectors.vectors, str(path), metadata={"format": FORMAT})
+    with pytest.raises(VectorSetError, match=f"{path}.*build it again"):
         TraitVectors.load(tmp_path)
 
 
