@@ -298,10 +298,8 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     out.print(f"Results: {report.results_db}  (run {report.run.id})")
     tau2 = report.run.task_set.startswith("tau2:") or report.run.domain.startswith("tau2-")
     export_format = "tau2" if tau2 else "tau-bench"
-    out.print(
-        f"  tautrait report {report.run.id}    "
-        f"tautrait export {report.run.id} --format {export_format}"
-    )
+    out.print(f"  tautrait report {report.run.id}", soft_wrap=True)
+    out.print(f"  tautrait export {report.run.id} --format {export_format}", soft_wrap=True)
     if report.run.status == "interrupted":
         sys.exit(130)
     _exit_if_nothing_scored(report)
