@@ -112,6 +112,18 @@ def checkout(tmp_path: Path) -> Path:
     return folder
 
 
+def assert_ratio_of(
+    result: dict, ratio: str, numerator: str, denominator: str, decimals: int = 3
+) -> None:
+    """``result[ratio]`` is ``result[numerator] / result[denominator]`` to one decimal, as
+    far as the printed medians tell: the bench divides the unrounded medians, and prints
+    them to ``decimals`` (the denominator to 3)."""
+    over, under = result[numerator], result[denominator]
+    expected = over / under
+    rounding = 0.5 * 10**-decimals / over + 0.5 * 10**-3 / under
+    assert abs(result[ratio] - expected) <= 0.05 + expected * rounding, (ratio, result)
+
+
 def run_bench(peers: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, str(SCRIPT), "--peers", str(peers), "--domains", "telecom"]
     command += ["--repeat", "1", "--inflight", "2", "--baseline-samples", "1", *extra]
@@ -126,8 +138,7 @@ def test_upstream_is_timed_on_the_same_tasks_and_compared(peers, checkout) -> No
     assert result["tasks"] == TASKS
     assert result["upstream_episodes_timed"] == result["episodes_timed"] == 2 * TASKS
     assert result["upstream_median_ms"] > 0
-    expected = round(result["upstream_median_ms"] / result["median_ms"], 1)
-    assert result["speedup_vs_upstream"] == expected
+    assert_ratio_of(result, "speedup_vs_upstream", "upstream_median_ms", "median_ms")
     logged = (checkout / "tau_trait" / "envs" / "rewards.log").read_text().split("\n")
     # a warm-up episode, then every task once per pass, each after its reset and gold calls
     passes = [*map(str, range(TASKS))] * 2
@@ -175,8 +186,7 @@ def test_tau2_telecom_built_in_tasks_are_graded_against_tau2_data_handling() -> 
     assert result["tasks"] == result["episodes_timed"] == len(graded) > 0
     assert result["median_ms"] > 0 and result["baseline_median_ms"] > 0
     assert result["baseline_files"] == str(tau2.DATA_DIR)
-    expected = round(result["baseline_median_ms"] / result["median_ms"], 1)
-    assert result["speedup_vs_baseline"] == expected
+    assert_ratio_of(result, "speedup_vs_baseline", "baseline_median_ms", "median_ms", 1)
 
 
 def test_tau2_checkout_adds_its_task_sets_with_its_files_as_baseline(
