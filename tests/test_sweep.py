@@ -191,6 +191,7 @@ def test_changed_file_is_refused_and_new_starts_over(
         ("[grid]\ndomain = ['toylib']", ("name must be a non-empty string",)),
         ("name = 'x'\nmodels = 1", ("unknown top-level key(s) models",)),
         ("name = 'x\n", ("is not valid TOML",)),
+        ("a = " + "[" * 100_000 + "]" * 100_000, ("the sweep file is nested too deeply",)),
     ],
 )
 def test_bad_files_are_clear_errors_before_anything_runs(

@@ -107,6 +107,8 @@ def load_sweep_file(path: Path) -> Sweep:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SweepError(f"{path} is not valid TOML: {exc}") from exc
+    except RecursionError as exc:
+        raise SweepError(f"{path}: the sweep file is nested too deeply to parse") from exc
     problems = []
     unknown = sorted(set(data) - {"name", "base", "grid"})
     if unknown:
