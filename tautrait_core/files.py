@@ -1,16 +1,20 @@
-"""Reading the text and JSON files a user hands to tautrait.
+"""Reading the text and JSON files a user hands to tautrait, and writing the ones it asks for.
 
 Every reader of a user's file (trait mixes, result lists, task files, sweep files, the keys
 file, ...) goes through :func:`read_text_file` or :func:`read_json_file`, so that an
 unreadable, non-UTF-8, empty, truncated or absurdly nested file is always one error that
-names the file, says what is wrong with it and what it should be, never a traceback.
+names the file, says what is wrong with it and what it should be, never a traceback. Files
+written where the user said (exports, reports) go through :func:`write_text_file` or
+:func:`open_for_writing`: UTF-8, the folder created, a failure named.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 
 def read_text_file(path: Path, error: type[Exception], what: str, fix: str = "") -> str:
@@ -45,6 +49,34 @@ def read_json_file(path: Path, error: type[Exception], what: str, fix: str = "")
     except ValueError as exc:
         problem = "empty" if not text.strip() else f"not valid JSON ({exc})"
         raise error(_message(path, f"{what} is {problem}", fix)) from exc
+
+
+@contextmanager
+def open_for_writing(path: Path, error: type[Exception], what: str) -> Iterator[TextIO]:
+    """``path`` open for writing UTF-8 text, its folder created first; ``what`` it will
+    hold (e.g. ``"the export"``) names it in errors. Only writing belongs in the block:
+    an ``OSError`` raised there is reported as a failure to write the file.
+
+    Raises:
+        error: the folder cannot be created or the file cannot be written (a read-only
+            place, a full disk, a folder in the way), naming the path.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8") as stream:
+            yield stream
+    except OSError as exc:
+        raise error(f"{path}: cannot write {what} ({exc.strerror or exc})") from exc
+
+
+def write_text_file(path: Path, text: str, error: type[Exception], what: str) -> None:
+    """Write ``text`` to ``path`` as UTF-8 (see :func:`open_for_writing`).
+
+    Raises:
+        error: the file cannot be written, naming the path.
+    """
+    with open_for_writing(path, error, what) as stream:
+        stream.write(text)
 
 
 def _message(path: Path, problem: str, fix: str) -> str:

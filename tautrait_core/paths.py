@@ -9,11 +9,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from tautrait_core.errors import ConfigError
+
 HOME_ENV = "TAUTRAIT_HOME"
 
 
 def data_dir() -> Path:
-    """The directory holding tautrait's data (created on first use)."""
+    """The directory holding tautrait's data (created on first use).
+
+    Raises:
+        ConfigError: it cannot be created (e.g. ``$TAUTRAIT_HOME`` names a file).
+    """
     configured = os.environ.get(HOME_ENV)
     if configured:
         path = Path(configured).expanduser()
@@ -21,7 +27,14 @@ def data_dir() -> Path:
         import platformdirs
 
         path = Path(platformdirs.user_data_dir("tautrait", appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = "a file, not a folder" if path.is_file() else exc.strerror or str(exc)
+        raise ConfigError(
+            f"{path}: cannot keep tautrait's data there ({reason}); set {HOME_ENV} to a "
+            "folder tautrait may create and write"
+        ) from exc
     return path
 
 

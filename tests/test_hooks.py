@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from tautrait_core import Agent, RunOption, TraitBackend, UserSimulator, hookimpl, hookspecs
 from tautrait_core.cli import cli
+from tautrait_core.errors import ConfigError
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "hooks.md"
@@ -107,5 +108,28 @@ def test_hook_register_commands() -> None:
         assert CliRunner().invoke(cli, ["greet-hook-test"]).output == "greetings\n"
     finally:
         cli.commands.pop("greet-hook-test", None)
+        manager.unregister("hook-test")
+        reset_plugin_manager()
+
+
+def test_a_plugin_command_raising_a_library_error_prints_one_line() -> None:
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def register_commands(cli):  # type: ignore[no-untyped-def]
+            @cli.command(name="fail-hook-test")
+            def fail() -> None:
+                raise ConfigError("the widget file /tmp/w.json is not a widget file")
+
+    reset_plugin_manager()
+    manager = get_plugin_manager()
+    manager.register(Plugin, name="hook-test")
+    try:
+        manager.add_commands(cli)
+        result = CliRunner().invoke(cli, ["fail-hook-test"])
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+        assert result.output == "Error: the widget file /tmp/w.json is not a widget file\n"
+    finally:
+        cli.commands.pop("fail-hook-test", None)
         manager.unregister("hook-test")
         reset_plugin_manager()

@@ -329,3 +329,54 @@ def test_import_names_a_task_file_that_is_not_utf8(upstream_toy: Path, tmp_path:
     task_file.write_bytes(b"TASKS = [\xff]")
     result = CliRunner().invoke(cli, ["import", "tau-trait", str(checkout)])
     assert_one_line_error(result, str(task_file), "not UTF-8")
+
+
+# -- files tautrait writes, and its data folder ---------------------------------------------
+
+
+def stored_run(runner: CliRunner) -> str:
+    """A small finished run in the test's home; its id."""
+    result = runner.invoke(cli, ["run", "--domain", "toylib", "--agent", "oracle"])
+    assert result.exit_code == 0, result.output
+    return stored_runs(runner, Path(os.environ["TAUTRAIT_HOME"]) / "results.db")[0]["id"]
+
+
+@pytest.mark.parametrize(
+    ("command", "what"),
+    [
+        (["export", "RUN", "--format", "tau-bench"], "the export"),
+        (["export", "RUN", "--format", "tau2"], "the export"),
+        (["export", "RUN", "--format", "sft", "--outcome", "all"], "the export"),
+        (["report", "RUN", "--html"], "the report"),
+    ],
+)
+def test_an_output_that_cannot_be_written_is_one_line_naming_it(
+    toy_plugin, tmp_path: Path, command: list[str], what: str
+) -> None:
+    runner = CliRunner()
+    run_id = stored_run(runner)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    target = blocker / "out.json"  # its folder is a file
+    option = [] if "--html" in command else ["-o"]
+    arguments = [run_id if part == "RUN" else part for part in command]
+    result = runner.invoke(cli, [*arguments, *option, str(target)])
+    assert_one_line_error(result, f"{target}: cannot write {what}")
+    written = tmp_path / "new" / "folder" / "out.json"
+    result = runner.invoke(cli, [*arguments, *option, str(written)])
+    assert result.exit_code == 0, result.output
+    assert written.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["runs", "list"], ["keys", "list"], ["run", "--domain", "toylib", "--agent", "oracle"]],
+)
+def test_a_home_that_is_a_file_is_one_line_naming_it(
+    toy_plugin, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    home = tmp_path / "home-file"
+    home.write_text("")
+    monkeypatch.setenv("TAUTRAIT_HOME", str(home))
+    result = CliRunner().invoke(cli, command)
+    assert_one_line_error(result, f"{home}: cannot keep tautrait's data there", "TAUTRAIT_HOME")

@@ -149,7 +149,8 @@ def _write_html(
     bootstrap: BootstrapSettings,
     trait_audits: list[TraitAudit],
 ) -> None:
-    from tautrait_core.errors import TautraitError
+    from tautrait_core.errors import ConfigError, TautraitError
+    from tautrait_core.files import write_text_file
     from tautrait_core.render.html import html_report
 
     table, note = None, None
@@ -160,7 +161,7 @@ def _write_html(
             note = f"No trait-drop chart: {exc}"
             console(stderr=True).print(note, markup=False, style="yellow")
     page = html_report(summaries, bootstrap, table, note, trait_audits)
-    path.write_text(page, encoding="utf-8")
+    library_call(write_text_file, path, page, ConfigError, "the report")
     console(stderr=True).print(f"Wrote {path}", markup=False)
 
 

@@ -18,6 +18,8 @@ from tautrait_core.cli.root import (
     results_db_option,
     run_ids_argument,
 )
+from tautrait_core.errors import ConfigError
+from tautrait_core.files import open_for_writing, write_text_file
 from tautrait_core.render.console import console, echo_json, plugins_table, runs_table
 
 if TYPE_CHECKING:
@@ -160,8 +162,8 @@ def export(
         if output is None:
             click.echo(text)
         else:
-            output.write_text(text)
-            console(stderr=True).print(f"Wrote {output}")
+            library_call(write_text_file, output, text, ConfigError, "the export")
+            console(stderr=True).print(f"Wrote {output}", markup=False)
         return
     from tautrait_core.compat import training_data
 
@@ -176,9 +178,16 @@ def export(
         training_data.write_jsonl(records, lines)
         click.echo(lines.getvalue(), nl=False)
         return
-    with output.open("w", encoding="utf-8") as stream:
-        count = training_data.write_jsonl(records, stream)
-    console(stderr=True).print(f"Wrote {count} {export_format} lines to {output}")
+    count = library_call(_write_jsonl, output, records)
+    console(stderr=True).print(f"Wrote {count} {export_format} lines to {output}", markup=False)
+
+
+def _write_jsonl(output: Path, records: Any) -> int:
+    """Write training-data records to ``output`` as JSONL; the number of lines."""
+    from tautrait_core.compat import training_data
+
+    with open_for_writing(output, ConfigError, "the export") as stream:
+        return training_data.write_jsonl(records, stream)
 
 
 @cli.command("import")

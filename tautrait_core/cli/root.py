@@ -211,6 +211,17 @@ class RootGroup(click.Group):
             return
         super().add_command(cmd, name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; a typed library error it raised outside :func:`library_call`
+        (in a plugin's command, or on the way to the library) is still one ``Error:``
+        line, never a traceback."""
+        try:
+            return super().invoke(ctx)
+        except TautraitError as exc:
+            from tautrait_core.llm.keys import redact
+
+            raise click.ClickException(redact(str(exc))) from exc
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, core and plugin, without importing any command module."""
         return sorted({*self.commands, *COMMAND_MODULES})

@@ -18,7 +18,7 @@ from tautrait_core.config import RunConfig
 from tautrait_core.domain.task import RESPOND_ACTION, Task
 from tautrait_core.episode.messages import Message, ToolCall
 from tautrait_core.episode.result import EpisodeResult
-from tautrait_core.files import read_json_file
+from tautrait_core.files import read_json_file, write_text_file
 from tautrait_core.llm.usage import Usage
 
 if TYPE_CHECKING:
@@ -95,14 +95,15 @@ def default_file_name(config: RunConfig) -> str:
 def write_result_list(report: RunReport, config: RunConfig) -> Path:
     """Write a run's results where upstream would (``result_fp`` or ``log_dir``)."""
     from tautrait_core.domain.task_sets import tasks_of_run
+    from tautrait_core.errors import ConfigError
 
     if config.export_path:
         path = Path(config.export_path)
     else:
         path = Path(config.log_dir or ".") / default_file_name(config)
-    path.parent.mkdir(parents=True, exist_ok=True)
     tasks = tasks_of_run(report.run.domain, report.run.task_set)
-    path.write_text(json.dumps(result_list(report.results, tasks), indent=2))
+    text = json.dumps(result_list(report.results, tasks), indent=2)
+    write_text_file(path, text, ConfigError, "the result list")
     return path
 
 
