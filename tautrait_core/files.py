@@ -18,14 +18,15 @@ from typing import Any, TextIO
 
 
 def read_text_file(path: Path, error: type[Exception], what: str, fix: str = "") -> str:
-    """The UTF-8 text of ``path``, which is ``what`` (e.g. ``"the sweep file"``).
+    """The UTF-8 text of ``path``, which is ``what`` (e.g. ``"the sweep file"``); a
+    byte-order mark that some Windows editors put first is left out.
 
     Raises:
         error: the file cannot be read or is not UTF-8 text; the message starts with the
             path and ends with ``fix`` when one is given.
     """
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise error(_message(path, f"cannot read {what} ({exc.strerror or exc})", fix)) from exc
     except UnicodeDecodeError as exc:

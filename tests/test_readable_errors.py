@@ -380,3 +380,17 @@ def test_a_home_that_is_a_file_is_one_line_naming_it(
     monkeypatch.setenv("TAUTRAIT_HOME", str(home))
     result = CliRunner().invoke(cli, command)
     assert_one_line_error(result, f"{home}: cannot keep tautrait's data there", "TAUTRAIT_HOME")
+
+
+def test_a_traits_file_a_windows_editor_saved_with_a_byte_order_mark_is_read(
+    toy_plugin, tmp_path: Path
+) -> None:
+    path = tmp_path / "traits.json"
+    path.write_bytes(b'\xef\xbb\xbf{"impatience": "high"}')
+    runner = CliRunner()
+    result = runner.invoke(
+        cli, ["run", "--domain", "toylib", "--agent", "oracle", "--traits-file", str(path)]
+    )
+    assert result.exit_code == 0, result.output
+    [run] = stored_runs(runner, Path(os.environ["TAUTRAIT_HOME"]) / "results.db")
+    assert run["traits"] == "impatience=high", run
