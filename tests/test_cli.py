@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tautrait_core.cli import _join_multi_values, cli
+from tautrait_core.cli import _join_multi_values, cli, main
 
 
 @pytest.fixture
@@ -141,3 +141,36 @@ def test_traits_file_in_upstream_form(runner, toy_plugin, tmp_path: Path) -> Non
 def test_report_of_unknown_run_is_a_clear_error(runner, toy_plugin) -> None:
     result = runner.invoke(cli, ["report", "20990101"])
     assert result.exit_code != 0 and "tautrait runs list" in result.output
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["report", "\udcff"],
+        ["run", "--domain", "toylib", "--agent", "oracle", "--name", "n\udcff"],
+        ["sweep", "--resume", "s\udcff"],
+    ],
+)
+def test_an_argument_that_is_not_utf8_is_one_line(
+    toy_plugin, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A terminal that is not UTF-8 hands such text over as lone surrogates, which can be
+    neither stored nor looked up (each was a UnicodeEncodeError traceback)."""
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    assert ended.value.code == 2
+    shown = next(part for part in argv if "\udcff" in part).replace("\udcff", "\\xff")
+    assert capsys.readouterr().err == (
+        f"Error: the argument '{shown}' is not UTF-8 text; give names and values in UTF-8\n"
+    )
+
+
+def test_a_file_whose_name_is_not_utf8_is_still_read(
+    toy_plugin, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / b"tr\xe9its.json".decode("utf-8", "surrogateescape")
+    path.write_text('{"impatience": "high"}')
+    with pytest.raises(SystemExit) as ended:
+        main(["run", "--domain", "toylib", "--agent", "oracle", "--traits-file", str(path)])
+    assert ended.value.code == 0
+    assert "traits impatience=high" in capsys.readouterr().out

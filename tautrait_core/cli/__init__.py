@@ -9,6 +9,7 @@ so the command line starts quickly.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import warnings
 from typing import Any
@@ -40,11 +41,33 @@ def _join_multi_values(argv: list[str]) -> list[str]:
     return result
 
 
+def _undecodable(arguments: list[str]) -> str | None:
+    """The first argument that is not UTF-8 text (bytes the terminal's encoding could not
+    decode) and names no existing file, shown with those bytes escaped; ``None`` if none.
+    Such text can be neither stored nor looked up."""
+    for argument in arguments:
+        try:
+            argument.encode("utf-8")
+        except UnicodeEncodeError:
+            if not os.path.exists(argument):
+                raw = argument.encode("utf-8", "surrogateescape")
+                return raw.decode("utf-8", "backslashreplace")
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: load plugins, add their commands, run the CLI."""
     from tautrait_core.plugins import get_plugin_manager
 
     arguments = _join_multi_values(list(sys.argv[1:] if argv is None else argv))
+    undecodable = _undecodable(arguments)
+    if undecodable is not None:
+        click.echo(
+            f"Error: the argument '{undecodable}' is not UTF-8 text; "
+            "give names and values in UTF-8",
+            err=True,
+        )
+        sys.exit(2)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         manager = get_plugin_manager()
