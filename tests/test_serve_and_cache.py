@@ -161,3 +161,23 @@ def test_cache_commands_refuse_a_file_that_is_not_a_cache(isolated_home: Path) -
     result = CliRunner().invoke(cli, ["cache", "clear", "--yes"])
     assert result.exit_code != 0 and "is not a tautrait response cache" in result.output
     assert path.read_bytes() == b"junk" * 100
+
+
+def test_a_run_with_a_damaged_cache_stops_before_any_episode(
+    toy_plugin, isolated_home: Path
+) -> None:
+    from tautrait_core.testing.scripts import GoldScript
+
+    path = isolated_home / "response-cache.db"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"junk" * 100)
+    runner = CliRunner()
+    with ScriptedModelServer(GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])) as server:
+        result = runner.invoke(cli, model_run(server.base_url, "--cache"))
+        assert server.requests == []
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: {path} is not a tautrait response cache (file is not a database); move it away\n"
+    )
+    assert path.read_bytes() == b"junk" * 100
+    assert json.loads(runner.invoke(cli, ["runs", "list", "--json"]).output) == []

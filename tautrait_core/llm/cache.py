@@ -30,12 +30,21 @@ class ResponseCache:
     """Stored model responses (as OpenAI-style JSON), one row per request key."""
 
     def __init__(self, path: Path) -> None:
+        """Open (or create) the cache file at ``path``.
+
+        Raises:
+            StorageError: the file is not a response cache.
+        """
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._connection = sqlite3.connect(path, check_same_thread=False, timeout=30)
-        self._connection.execute("PRAGMA journal_mode=WAL")
-        self._connection.execute(SCHEMA)
-        self._connection.commit()
+        try:
+            self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection.execute(SCHEMA)
+            self._connection.commit()
+        except sqlite3.DatabaseError as exc:
+            self._connection.close()
+            raise _not_a_cache(path, exc) from exc
         self._lock = threading.Lock()
 
     def get(self, key: str) -> dict[str, Any] | None:
@@ -60,7 +69,11 @@ _caches: dict[Path, ResponseCache] = {}
 
 
 def open_cache(path: Path) -> ResponseCache:
-    """The process-wide cache object for ``path``."""
+    """The process-wide cache object for ``path``.
+
+    Raises:
+        StorageError: the file is not a response cache.
+    """
     if path not in _caches:
         _caches[path] = ResponseCache(path)
     return _caches[path]

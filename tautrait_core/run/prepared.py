@@ -96,6 +96,11 @@ def prepare(config: RunConfig) -> PreparedRun:
     if config.judge_model is not None:
         require_keys(config.judge_model, None, config.judge_api_base, "judge")
     check_executor(config)
+    if config.cache:  # a damaged cache fails the run here, not each episode
+        from tautrait_core.llm.cache import open_cache
+        from tautrait_core.paths import response_cache_path
+
+        open_cache(response_cache_path())
     task_set = resolve_task_set(domain, config.task_set)
     if config.max_steps is None:  # the run stores the limit its protocol gave
         tau2 = task_set.protocol == "tau2" or domain.dual_control or config.solo
