@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import click
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from tautrait_core import Agent, RunOption, TraitBackend, UserSimulator, hookimpl, hookspecs
 from tautrait_core.cli import cli
@@ -91,45 +92,39 @@ def test_hook_register_run_options() -> None:
     assert "whisper_level" in registered(Plugin, "run_option")
 
 
-def test_hook_register_commands() -> None:
+def invoke_plugin_command(name: str, command: Callable[[], None]) -> Result:
+    """Run ``tautrait NAME`` where a plugin's ``register_commands`` hook added ``command``
+    as NAME; the plugin and its command are gone afterwards."""
+
     class Plugin:
         @staticmethod
         @hookimpl
         def register_commands(cli):  # type: ignore[no-untyped-def]
-            @cli.command(name="greet-hook-test")
-            def greet() -> None:
-                click.echo("greetings")
+            cli.command(name=name)(command)
 
     reset_plugin_manager()
     manager = get_plugin_manager()
     manager.register(Plugin, name="hook-test")
     try:
         manager.add_commands(cli)
-        assert CliRunner().invoke(cli, ["greet-hook-test"]).output == "greetings\n"
+        return CliRunner().invoke(cli, [name])
     finally:
-        cli.commands.pop("greet-hook-test", None)
+        cli.commands.pop(name, None)
         manager.unregister("hook-test")
         reset_plugin_manager()
+
+
+def test_hook_register_commands() -> None:
+    def greet() -> None:
+        click.echo("greetings")
+
+    assert invoke_plugin_command("greet-hook-test", greet).output == "greetings\n"
 
 
 def test_a_plugin_command_raising_a_library_error_prints_one_line() -> None:
-    class Plugin:
-        @staticmethod
-        @hookimpl
-        def register_commands(cli):  # type: ignore[no-untyped-def]
-            @cli.command(name="fail-hook-test")
-            def fail() -> None:
-                raise ConfigError("the widget file /tmp/w.json is not a widget file")
+    def fail() -> None:
+        raise ConfigError("the widget file /tmp/w.json is not a widget file")
 
-    reset_plugin_manager()
-    manager = get_plugin_manager()
-    manager.register(Plugin, name="hook-test")
-    try:
-        manager.add_commands(cli)
-        result = CliRunner().invoke(cli, ["fail-hook-test"])
-        assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
-        assert result.output == "Error: the widget file /tmp/w.json is not a widget file\n"
-    finally:
-        cli.commands.pop("fail-hook-test", None)
-        manager.unregister("hook-test")
-        reset_plugin_manager()
+    result = invoke_plugin_command("fail-hook-test", fail)
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert result.output == "Error: the widget file /tmp/w.json is not a widget file\n"
