@@ -87,7 +87,7 @@ class TraitVectors:
         Raises:
             VectorSetError: no set in ``folder``, or its content does not match its hash.
         """
-        from safetensors import safe_open
+        from safetensors import SafetensorError, safe_open
 
         path = folder / VECTORS_FILE
         if not path.is_file():
@@ -99,7 +99,7 @@ class TraitVectors:
             with safe_open(str(path), framework="pt") as handle:
                 metadata = handle.metadata() or {}
                 vectors = {trait: handle.get_tensor(trait) for trait in handle.keys()}  # noqa: SIM118
-        except Exception as exc:  # safetensors raises its own error type for a damaged file
+        except (SafetensorError, OSError) as exc:
             raise VectorSetError(
                 f"{path} is not a readable safetensors file ({exc}); build it again"
             ) from exc
