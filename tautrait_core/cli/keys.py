@@ -34,7 +34,7 @@ def keys_list(as_json: bool) -> None:
 
     from tautrait_core.llm.keys import load_keys
 
-    names = sorted(library_call(load_keys))
+    names = sorted(load_keys())
     rows = [{"name": n, "overridden_by_environment": n in os.environ} for n in names]
     if as_json:
         echo_json(rows)
@@ -54,7 +54,7 @@ def keys_remove(name: str) -> None:
     """Forget the stored key NAME."""
     from tautrait_core.llm.keys import remove_key
 
-    if not library_call(remove_key, name):
+    if not remove_key(name):
         raise click.ClickException(f"no stored key {name!r}")
     click.echo(f"Removed {name}")
 

@@ -161,7 +161,7 @@ def _write_html(
             note = f"No trait-drop chart: {exc}"
             console(stderr=True).print(note, markup=False, style="yellow")
     page = html_report(summaries, bootstrap, table, note, trait_audits)
-    library_call(write_text_file, path, page, ConfigError, "the report")
+    write_text_file(path, page, ConfigError, "the report")
     console(stderr=True).print(f"Wrote {path}", markup=False)
 
 

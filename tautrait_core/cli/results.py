@@ -162,7 +162,7 @@ def export(
         if output is None:
             click.echo(text)
         else:
-            library_call(write_text_file, output, text, ConfigError, "the export")
+            write_text_file(output, text, ConfigError, "the export")
             console(stderr=True).print(f"Wrote {output}", markup=False)
         return
     from tautrait_core.compat import training_data
@@ -178,16 +178,9 @@ def export(
         training_data.write_jsonl(records, lines)
         click.echo(lines.getvalue(), nl=False)
         return
-    count = library_call(_write_jsonl, output, records)
-    console(stderr=True).print(f"Wrote {count} {export_format} lines to {output}", markup=False)
-
-
-def _write_jsonl(output: Path, records: Any) -> int:
-    """Write training-data records to ``output`` as JSONL; the number of lines."""
-    from tautrait_core.compat import training_data
-
     with open_for_writing(output, ConfigError, "the export") as stream:
-        return training_data.write_jsonl(records, stream)
+        count = training_data.write_jsonl(records, stream)
+    console(stderr=True).print(f"Wrote {count} {export_format} lines to {output}", markup=False)
 
 
 @cli.command("import")
