@@ -15,6 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 FailureT = TypeVar("FailureT")
+RequestT = TypeVar("RequestT")
 ServiceT = TypeVar("ServiceT", bound="LoopbackService[Any]")
 
 
@@ -61,11 +62,12 @@ class LoopbackHTTPServer(ThreadingHTTPServer):
     request_queue_size = 1024
 
 
-class LoopbackService(Generic[FailureT]):
+class LoopbackService(Generic[RequestT, FailureT]):
     """An HTTP server on ``127.0.0.1`` answering from a background thread, started by
     :meth:`start` or ``with``; a subclass says how it answers with its
-    :attr:`handler_class`, and serves the failures :meth:`inject` queued (of its own failure
-    type) before normal answers.
+    :attr:`handler_class`, keeps each request it is handed (of its own request type) in
+    :attr:`requests` and serves the failures :meth:`inject` queued (of its own failure type)
+    before normal answers.
 
     Args:
         port: The port to listen on (0: any free port).
@@ -82,15 +84,20 @@ class LoopbackService(Generic[FailureT]):
         self._httpd: ThreadingHTTPServer | None = None
         self._lock = threading.Lock()
         self._failures: deque[FailureT] = deque()
+        self.requests: list[RequestT] = []
+        """Every request the handler received, in order."""
 
     def inject(self, *failures: FailureT) -> None:
         """Serve these failures, in order, to the next requests."""
         with self._lock:
             self._failures.extend(failures)
 
-    def _next_failure(self) -> FailureT | None:
-        """The injected failure the next request gets, if any (call with ``_lock`` held)."""
-        return self._failures.popleft() if self._failures else None
+    def receive(self, request: RequestT) -> FailureT | None:
+        """Keep ``request`` in :attr:`requests` and take the injected failure it is answered
+        with, if any (safe from the handler's threads)."""
+        with self._lock:
+            self.requests.append(request)
+            return self._failures.popleft() if self._failures else None
 
     def root_url(self) -> str:
         """``http://127.0.0.1:PORT``, with the port the server listens on."""

@@ -99,9 +99,8 @@ class _ChatCompletionsHandler(JSONRequestHandler["ScriptedModelServer"]):
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
+        failure = service.receive(request)
         with service._lock:
-            service.requests.append(request)
-            failure = service._next_failure()
             service._concurrent += 1
             service.max_concurrent = max(service.max_concurrent, service._concurrent)
         try:
@@ -155,7 +154,7 @@ class _ChatCompletionsHandler(JSONRequestHandler["ScriptedModelServer"]):
 Responder = Callable[[dict[str, Any]], "Reply | Failure | str"]
 
 
-class ScriptedModelServer(LoopbackService[Failure]):
+class ScriptedModelServer(LoopbackService[dict[str, Any], Failure]):
     """An OpenAI-compatible server on ``127.0.0.1`` running in a background thread.
 
     Args:
@@ -180,7 +179,6 @@ class ScriptedModelServer(LoopbackService[Failure]):
         super().__init__(port)
         self.responder: Responder = responder or (lambda request: reply_text("OK"))
         self.latency_s = latency_s
-        self.requests: list[dict[str, Any]] = []
         self.max_concurrent = 0
         self._concurrent = 0
         self._ids = itertools.count(1)

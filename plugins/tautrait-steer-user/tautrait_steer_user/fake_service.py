@@ -56,9 +56,7 @@ class _SteerHandler(JSONRequestHandler["FakeSteerService"]):
             body = json.loads(raw or b"null")
         except json.JSONDecodeError:
             body = raw.decode(errors="replace")
-        with service._lock:
-            service.requests.append(ReceivedRequest(self.path, dict(self.headers), body))
-            failure = service._next_failure()
+        failure = service.receive(ReceivedRequest(self.path, dict(self.headers), body))
         if service.api_key is not None and self.headers.get(API_KEY_HEADER) != service.api_key:
             failure = ServiceFailure(401, body={"detail": "invalid API key"})
         if failure is None:
@@ -84,7 +82,7 @@ class _SteerHandler(JSONRequestHandler["FakeSteerService"]):
 ServiceResponder = Callable[[dict[str, Any]], "str | ServiceFailure"]
 
 
-class FakeSteerService(LoopbackService[ServiceFailure]):
+class FakeSteerService(LoopbackService[ReceivedRequest, ServiceFailure]):
     """A steer service on ``127.0.0.1`` in a background thread.
 
     Args:
@@ -102,7 +100,6 @@ class FakeSteerService(LoopbackService[ServiceFailure]):
         super().__init__()
         self.responder: ServiceResponder = responder or (lambda body: "Please just fix it.")
         self.api_key = api_key
-        self.requests: list[ReceivedRequest] = []
 
     @property
     def url(self) -> str:
