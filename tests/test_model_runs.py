@@ -116,3 +116,16 @@ def test_model_calls_are_recorded_per_episode(toy_plugin) -> None:
     calls = report.results[0].calls
     assert [c.role for c in calls] == ["user", "agent", "agent", "agent", "user"]
     assert all(c.model.startswith("openai/scripted") and c.attempts == 1 for c in calls)
+
+
+def test_a_server_scripted_for_other_tasks_refuses_at_once_and_says_why(toy_plugin) -> None:
+    script = GoldScript(toy_plugin.TASKS[1:])  # plays every task but the first
+    with ScriptedModelServer(script) as server:
+        report = execute(model_config(server, task_ids=[0], max_retries=4))
+        agent_requests = [r for r in server.requests if r.get("tools")]
+    (result,) = report.results
+    assert result.outcome is Outcome.ERROR
+    error = result.error or ""
+    assert "this conversation opens with none of them" in error
+    assert "--domain and --task-set" in error
+    assert len(agent_requests) == 1  # a 400: not retried

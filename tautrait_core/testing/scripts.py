@@ -36,8 +36,12 @@ from tautrait_core.builtin.users.scripted import DONE_MESSAGE
 from tautrait_core.domain.reward import gold_plan
 from tautrait_core.domain.task import RESPOND_ACTION, Action, Task
 from tautrait_core.episode.messages import STOP_TOKEN, TAU2_GREETING
-from tautrait_core.testing.server import Reply, reply_text, reply_tool_call
+from tautrait_core.testing.server import Failure, Reply, reply_text, reply_tool_call
 from tautrait_core.trait_mix import TRAITS
+
+
+class UnknownConversation(LookupError):
+    """An agent request whose conversation opens with none of the script's tasks."""
 
 
 def _text(message: dict[str, Any]) -> str:
@@ -70,7 +74,23 @@ class GoldScript:
         """The user's first message for ``task``."""
         return " ".join(task.instruction.split())
 
-    def __call__(self, request: dict[str, Any]) -> Reply:
+    def __call__(self, request: dict[str, Any]) -> Reply | Failure:
+        """The answer to ``request``; a 400 (which clients do not retry) that says what
+        the script plays when the conversation is of none of its tasks."""
+        try:
+            return self.respond(request)
+        except UnknownConversation as exc:
+            message = (
+                f"the scripted server plays {len(self.tasks)} tasks and this conversation "
+                f"opens with none of them ({exc}); start it with the --domain and "
+                "--task-set of the run"
+            )
+            return Failure(
+                400, body={"error": {"message": message, "type": "invalid_request_error"}}
+            )
+
+    def respond(self, request: dict[str, Any]) -> Reply:
+        """The scripted answer to ``request`` (raises :class:`UnknownConversation`)."""
         messages = request.get("messages", [])
         if self.tau2 and self._is_user_prompt(_text(messages[0]) if messages else ""):
             return self.user_turn(messages)
@@ -89,18 +109,26 @@ class GoldScript:
     def _task_for_agent(self, messages: list[dict[str, Any]]) -> Task:
         if self.tau2:
             return self._tau2_opening(messages)[1]
-        first_user = next(_text(m) for m in messages if m.get("role") == "user")
+        first_user = next((_text(m) for m in messages if m.get("role") == "user"), "")
+        if first_user not in self._by_opening:
+            raise UnknownConversation(f"first customer message {first_user[:60]!r}")
         return self._by_opening[first_user]
 
     def _tau2_opening(self, messages: list[dict[str, Any]]) -> tuple[int, Task]:
         """Where the customer's opening is in the agent's view, and its task. After a
         task's prior conversation the opening comes later; of tasks sharing an
         instruction, one with a prior conversation is taken when the view has one."""
-        index, text = next(
-            (index, _text(m))
-            for index, m in enumerate(messages)
-            if m.get("role") == "user" and _text(m) in self._by_opening
+        found = next(
+            (
+                (index, _text(m))
+                for index, m in enumerate(messages)
+                if m.get("role") == "user" and _text(m) in self._by_opening
+            ),
+            None,
         )
+        if found is None:
+            raise UnknownConversation("no customer message is a task's opening")
+        index, text = found
         prior = any(_text(m) != TAU2_GREETING for m in messages[1:index])
         candidates = [task for task in self.tasks if self.opening(task) == text]
         return index, _with_history(candidates, prior)
@@ -262,7 +290,7 @@ class StrategyScript(GoldScript):
         super().__init__(tasks, terminating_tools, tau2)
         self.verdicts = deque(verdicts)
 
-    def __call__(self, request: dict[str, Any]) -> Reply:
+    def respond(self, request: dict[str, Any]) -> Reply:
         from tautrait_core.analysis.diagnose import SYSTEM_PROMPT as DIAGNOSIS_PROMPT
         from tautrait_core.analysis.trait_rating import SYSTEM_PROMPT as TRAIT_RATING_PROMPT
         from tautrait_core.builtin.users import strategies as user_strategies
