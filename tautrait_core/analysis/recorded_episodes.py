@@ -143,7 +143,8 @@ def _load_run(
     from tautrait_core.paths import default_results_db
     from tautrait_core.store.results import ResultStore
 
-    store = ResultStore(results_db or default_results_db())
+    # an explicit database that is missing is a mistyped path, never a new empty database
+    store = ResultStore(results_db or default_results_db(), must_exist=results_db is not None)
     run = store.get_run(run_id)
     if task_set is None and domain in (None, run.domain):
         task_set = run.task_set

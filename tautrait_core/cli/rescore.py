@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import click
 
 from tautrait_core.cli.root import (
-    check_results_database,
     cli,
     json_option,
     judge_options,
@@ -62,9 +61,11 @@ def rescore(
     """
     from tautrait_core.analysis.rescore import rescore as rescore_source
     from tautrait_core.paths import default_results_db
+    from tautrait_core.store.database_file import check_results_database
 
-    if not Path(source).is_file():
-        library_call(check_results_database, results_db or default_results_db())
+    if not Path(source).is_file():  # a run: check its database before asking for a judge
+        path = results_db or default_results_db()
+        library_call(check_results_database, path, must_exist=results_db is not None)
     judge = None
     if judge_model is not None:
         from tautrait_core.compat.tau2.nl_judge import ModelJudge

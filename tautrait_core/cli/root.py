@@ -42,63 +42,19 @@ def is_validation_error(exc: Exception) -> bool:
     return pydantic is not None and isinstance(exc, pydantic.ValidationError)
 
 
-SQLITE_HEADER = b"SQLite format 3\x00"
+def open_store(results_db: Path | None, *, create: bool = False) -> Any:
+    """The results database (``--results-db`` or the default one), checked first (see
+    :func:`~tautrait_core.store.database_file.check_results_database`).
 
-
-def check_results_database(path: Path) -> None:
-    """Refuse a file that is not a (whole) tautrait results database, before opening it.
-
-    A missing or empty file is fine (it becomes a new database); anything else must be a
-    complete SQLite file holding tautrait's tables, so that a damaged file or another
-    program's database is reported and never written to.
-
-    Raises:
-        StorageError: naming the file and what is wrong with it.
+    An explicit ``results_db`` must exist unless ``create`` (commands that store new runs):
+    a mistyped path is an error, never a new empty database. The default database is
+    created when missing.
     """
-    import sqlite3
-
-    from tautrait_core.errors import StorageError
-
-    if not path.exists() or (path.is_file() and path.stat().st_size == 0):
-        return
-    fix = "pass another file with --results-db, or move this one away"
-    if not path.is_file():
-        raise StorageError(f"{path} is not a tautrait results database (not a file); {fix}")
-    with path.open("rb") as file:
-        header = file.read(100)
-    if not header.startswith(SQLITE_HEADER) or len(header) < 100:
-        raise StorageError(f"{path} is not a tautrait results database (not SQLite); {fix}")
-    page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size  # how SQLite writes 64 KiB pages
-    pages, counter, valid_for = (int.from_bytes(header[i : i + 4], "big") for i in (28, 24, 92))
-    wal = Path(f"{path}-wal")
-    settled = not wal.exists() or wal.stat().st_size == 0  # no checkpoint can be under way
-    if settled and counter == valid_for and path.stat().st_size < pages * page_size:
-        raise StorageError(
-            f"{path} is not a tautrait results database: it is truncated "
-            f"({path.stat().st_size} of {pages * page_size} bytes); {fix}"
-        )
-    connection = sqlite3.connect(path, timeout=30)
-    try:
-        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-    except sqlite3.DatabaseError as exc:
-        raise StorageError(f"{path} is not a tautrait results database ({exc}); {fix}") from exc
-    finally:
-        connection.close()
-    if tables and "_migrations" not in tables:
-        raise StorageError(
-            f"{path} is not a tautrait results database (a SQLite file with other tables); {fix}"
-        )
-
-
-def open_store(results_db: Path | None) -> Any:
-    """The results database (``--results-db`` or the default one), checked first."""
     from tautrait_core.paths import default_results_db
     from tautrait_core.store.results import ResultStore
 
-    path = results_db or default_results_db()
-    library_call(check_results_database, path)
-    return ResultStore(path)
+    must_exist = results_db is not None and not create
+    return library_call(ResultStore, results_db or default_results_db(), must_exist=must_exist)
 
 
 results_db_option = click.option(
@@ -163,7 +119,7 @@ COMMAND_MODULES = {
     "diagnose": "tautrait_core.cli.reports",
     "export": "tautrait_core.cli.results",
     "import": "tautrait_core.cli.results",
-    "import-results": "tautrait_core.cli.reports",
+    "import-results": "tautrait_core.cli.results",
     "keys": "tautrait_core.cli.keys",
     "new": "tautrait_core.cli.new",
     "play": "tautrait_core.cli.play",
@@ -244,7 +200,7 @@ def cli() -> None:
 
     \b
     Quick start (offline, no API key):
-      tautrait run --domain telehealth --agent oracle --user scripted --num-trials 2
+      tautrait run --domain telehealth --agent oracle --num-trials 2
     With models (any litellm model name):
       tautrait run --domain telehealth --agent tool-calling --agent-model gpt-4o \\
                    --user llm --user-model gpt-4o --traits impatience=high

@@ -108,7 +108,11 @@ async def execute_async(
     ``on_created`` is called with a new run's record as soon as it is stored (a sweep links
     the run to its grid point there).
     """
-    store = ResultStore(config.results_db or default_results_db())
+    # checked first (a damaged file is one StorageError); a run to resume must be there
+    store = ResultStore(
+        config.results_db or default_results_db(),
+        must_exist=bool(config.resume and config.results_db),
+    )
     if config.resume:
         record = store.get_run(config.resume)
         config = resumed_config(record, config)
@@ -166,7 +170,12 @@ async def _run_pending(
     running: dict[asyncio.Task[None], tuple[int, int]] = {}
 
     async def worker() -> None:
-        while not budget.exhausted() and not control.stop_requested:
+        while True:
+            # Offline episodes (oracle agent, scripted user) never wait on anything: yield
+            # to the loop between episodes so that Ctrl-C / SIGTERM handlers run promptly.
+            await asyncio.sleep(0)
+            if budget.exhausted() or control.stop_requested:
+                return
             try:
                 task_id, trial = queue.get_nowait()
             except asyncio.QueueEmpty:
@@ -183,6 +192,11 @@ async def _run_pending(
                     f"could not store task {task_id} trial {trial} in {store.path}: "
                     f"{getattr(exc, 'orig', exc)}. Nothing stored so far is lost; fix the cause "
                     f"(e.g. free disk space), then continue with: tautrait run --resume {record.id}"
+                ) from exc
+            except StorageError as exc:  # e.g. the database is locked by another program
+                raise StorageError(
+                    f"could not store task {task_id} trial {trial}: {exc}. Nothing stored so "
+                    f"far is lost; continue afterwards with: tautrait run --resume {record.id}"
                 ) from exc
             budget.add(result)
             if progress is not None:
@@ -226,7 +240,7 @@ async def _run_pending(
 
 
 def _set_status_quietly(store: ResultStore, run_id: str, status: str) -> None:
-    with contextlib.suppress(SQLAlchemyError):  # the database itself may be what failed
+    with contextlib.suppress(SQLAlchemyError, StorageError):  # the database may have failed
         store.set_status(run_id, status)
 
 

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from tautrait_core.errors import RunBusyError
+from tautrait_core.store import database_file
 
 LEASE_S = 60.0
 """How long a lease lasts without renewal."""
@@ -69,14 +70,23 @@ class RunLease:
         self.release()
 
     def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.database, timeout=30, isolation_level=None)
+        return sqlite3.connect(
+            self.database, timeout=database_file.BUSY_TIMEOUT_S, isolation_level=None
+        )
 
     def acquire(self) -> None:
-        """Take the lease, or raise :class:`RunBusyError` if a live process holds it."""
+        """Take the lease, or raise :class:`RunBusyError` if a live process holds it
+        (:class:`~tautrait_core.errors.StorageError` if another program keeps the database
+        locked)."""
         key = (self.database, self.run_id)
         connection = self._connect()
         try:
-            connection.execute("BEGIN IMMEDIATE")
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if database_file.is_locked(exc):
+                    raise database_file.locked_error(self.database) from exc
+                raise
             row = connection.execute(
                 "SELECT pid, host, acquired_at, expires_at FROM run_leases WHERE run_id = ?",
                 (self.run_id,),

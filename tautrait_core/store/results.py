@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event
 from sqlmodel import Session, create_engine, select
@@ -18,6 +18,8 @@ from sqlmodel import Session, create_engine, select
 from tautrait_core.config import RunConfig
 from tautrait_core.episode.result import EpisodeResult, Outcome
 from tautrait_core.errors import RunNotFoundError
+from tautrait_core.store import database_file
+from tautrait_core.store.database_file import check_results_database, is_locked, locked_error
 from tautrait_core.store.leases import STALE_STATUS, RunLease, is_live
 from tautrait_core.store.migrations import apply_migrations
 from tautrait_core.store.rows import episode_record, now, run_record
@@ -31,15 +33,29 @@ from tautrait_core.store.tables import (
     TraitRatingRecord,
 )
 
+if TYPE_CHECKING:
+    from sqlalchemy.engine import ExceptionContext
+
 
 class ResultStore:
-    """Runs and episodes in one SQLite file."""
+    """Runs and episodes in one SQLite file.
 
-    def __init__(self, path: Path | str) -> None:
+    Opening checks the file first (:func:`check_results_database`): a file that is not a
+    tautrait results database, or a missing one with ``must_exist``, is a
+    :class:`~tautrait_core.errors.StorageError`, and so is any operation on a database that
+    another program keeps locked for longer than
+    :data:`~tautrait_core.store.database_file.BUSY_TIMEOUT_S`.
+    """
+
+    def __init__(self, path: Path | str, *, must_exist: bool = False) -> None:
         self.path = Path(path)
+        check_results_database(self.path, must_exist=must_exist)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.engine = create_engine(f"sqlite:///{self.path}", connect_args={"timeout": 30})
+        self.engine = create_engine(
+            f"sqlite:///{self.path}", connect_args={"timeout": database_file.BUSY_TIMEOUT_S}
+        )
         event.listen(self.engine, "connect", _configure_connection)
+        event.listen(self.engine, "handle_error", _report_locked)
         with Session(self.engine) as session:
             apply_migrations(session)
 
@@ -324,6 +340,14 @@ def _replace_record(
         session.flush()
     record.created_at = record.created_at or now()
     session.add(record)
+
+
+def _report_locked(context: ExceptionContext) -> None:
+    """Raise a locked database as a one-line :class:`StorageError` (a SQLAlchemy
+    ``handle_error`` hook; other errors pass through unchanged)."""
+    if is_locked(context.original_exception):
+        database = context.engine.url.database if context.engine is not None else None
+        raise locked_error(database or "the results database") from context.original_exception
 
 
 def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
