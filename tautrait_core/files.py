@@ -5,12 +5,15 @@ file, ...) goes through :func:`read_text_file` or :func:`read_json_file`, so tha
 unreadable, non-UTF-8, empty, truncated or absurdly nested file is always one error that
 names the file, says what is wrong with it and what it should be, never a traceback. Files
 written where the user said (exports, reports) go through :func:`write_text_file` or
-:func:`open_for_writing`: UTF-8, the folder created, a failure named.
+:func:`open_for_writing`: UTF-8, the folder created, a failure named; :func:`write_problem`
+says beforehand, creating nothing, whether such a path can be written.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,6 +81,45 @@ def write_text_file(path: Path, text: str, error: type[Exception], what: str) ->
     """
     with open_for_writing(path, error, what) as stream:
         stream.write(text)
+
+
+def write_problem(path: Path, folder: bool = False) -> str | None:
+    """Why ``path`` (a file, or with ``folder`` a folder to write files into) cannot be
+    written, or ``None`` when it can: found before a long job that ends by writing there.
+
+    The path must not be a folder (a file, with ``folder``); the nearest folder that
+    exists on the way to it must let a file be created in it (tried with a temporary file
+    that is removed at once: nothing is left behind, no folder is created); an existing
+    file must open for appending (its content is not touched).
+    """
+    if path.exists():
+        if folder and not path.is_dir():
+            return "it is a file, not a folder"
+        if not folder:
+            return "it is a folder, not a file" if path.is_dir() else _open_problem(path)
+    nearest = path if folder else path.parent
+    while not nearest.exists() and not nearest.is_symlink() and nearest != nearest.parent:
+        nearest = nearest.parent
+    if not nearest.is_dir():
+        return f"{nearest} is not a folder"
+    try:
+        with tempfile.TemporaryFile(dir=nearest):
+            pass
+    except OSError as exc:
+        return f"cannot create files in {nearest} ({exc.strerror or exc})"
+    return None
+
+
+def _open_problem(path: Path) -> str | None:
+    """Why the existing ``path`` cannot be opened for writing, or ``None``."""
+    if not path.is_file():  # a device or a pipe: opening one may block, so ask only
+        return None if os.access(path, os.W_OK) else "it cannot be written (Permission denied)"
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        return f"it cannot be written ({exc.strerror or exc})"
+    return None
 
 
 def _message(path: Path, problem: str, fix: str) -> str:

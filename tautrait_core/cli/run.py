@@ -8,6 +8,7 @@ added when the command is parsed or its help is shown, never at import.
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,11 +16,15 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from tautrait_core.cli.root import cli, judge_options, library_call, max_cost_option
-from tautrait_core.render.console import console, echo_json, print_metrics
-
-PLUGIN_OPTION_PREFIX = "plugin__"
-"""Prefix of the click parameter names of plugin-declared options."""
+from tautrait_core.cli.root import (
+    cli,
+    judge_options,
+    library_call,
+    max_cost_option,
+    results_db_option,
+)
+from tautrait_core.cli.run_command import PLUGIN_OPTION_PREFIX, RunCommand
+from tautrait_core.render.console import command_hint, console, echo_json, follow_up, print_metrics
 
 executor_option = click.option(
     "--executor",
@@ -37,69 +42,6 @@ ray_address_option = click.option(
 )
 
 
-class RunCommand(click.Command):
-    """A command whose options include those the loaded plugins declare."""
-
-    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
-        """The command's own options, the plugins' options, then ``--help``."""
-        params = super().get_params(ctx)
-        help_option = self.get_help_option(ctx)
-        own = [param for param in params if param is not help_option]
-        taken = {flag for param in own for flag in param.opts}
-        plugin = plugin_parameters(taken)
-        return [*own, *plugin, *([help_option] if help_option is not None else [])]
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        """Parse, noting whether upstream flag spellings were used (``ctx.meta``)."""
-        ctx.meta["upstream_flags"] = any(arg.split("=")[0] in UPSTREAM_FLAGS for arg in args)
-        return super().parse_args(ctx, args)
-
-
-UPSTREAM_FLAGS = frozenset(
-    {
-        "--env",
-        "--model",
-        "--model-provider",
-        "--agent-strategy",
-        "--user-strategy",
-        "--user-model-provider",
-        "--task-split",
-        "--start-index",
-        "--end-index",
-        "--max-concurrency",
-        "--trait-dict",
-        "--few-shot-displays-path",
-        "--result-fp",
-    }
-)
-"""The upstream tau-trait spellings of `tautrait run` options."""
-
-
-_CLICK_TYPES: dict[Any, click.ParamType] = {int: click.INT, float: click.FLOAT, bool: click.BOOL}
-
-
-def plugin_parameters(taken: set[str]) -> list[click.Option]:
-    """One click option per plugin-declared run option (flags in ``taken`` left out)."""
-    from tautrait_core.plugins import get_plugin_manager
-
-    options = {option.name: option for option in get_plugin_manager().run_options().values()}
-    params = []
-    for option in sorted(options.values(), key=lambda option: option.name):
-        flags = [flag for flag in option.flags if flag not in taken]
-        if not flags:
-            continue
-        default = "" if option.default is None else f" [default: {option.default}]"
-        params.append(
-            click.Option(
-                [*flags, PLUGIN_OPTION_PREFIX + option.name],
-                type=_CLICK_TYPES.get(option.type, click.STRING),
-                default=None,
-                help=option.help + default,
-            )
-        )
-    return params
-
-
 @cli.command(cls=RunCommand)
 @click.option(
     "--domain", "--env", "domain", default=None, help="Domain to run (see: tautrait plugins)."
@@ -111,9 +53,22 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
     default=None,
     help="Task set (default: the domain's own 'test' set; 'tau-trait:test' after an import).",
 )
-@click.option("--agent", "--agent-strategy", "agent", default="tool-calling", show_default=True)
+@click.option(
+    "--agent",
+    "--agent-strategy",
+    "agent",
+    default="tool-calling",
+    show_default=True,
+    help="Agent strategy (see: tautrait plugins).",
+)
 @click.option("--agent-model", "--model", "agent_model", default=None, help="litellm model name.")
-@click.option("--agent-provider", "--model-provider", "agent_provider", default=None)
+@click.option(
+    "--agent-provider",
+    "--model-provider",
+    "agent_provider",
+    default=None,
+    help="litellm provider of --agent-model, when its name does not say.",
+)
 @click.option("--agent-api-base", default=None, help="OpenAI-compatible server for the agent.")
 @click.option(
     "--user",
@@ -122,14 +77,27 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
     default=None,
     help="User simulator [default: scripted with --agent oracle, else llm].",
 )
-@click.option("--user-model", default="gpt-4o", show_default=True)
-@click.option("--user-provider", "--user-model-provider", "user_provider", default=None)
+@click.option(
+    "--user-model", default="gpt-4o", show_default=True, help="litellm model of the user."
+)
+@click.option(
+    "--user-provider",
+    "--user-model-provider",
+    "user_provider",
+    default=None,
+    help="litellm provider of --user-model, when its name does not say.",
+)
 @click.option("--user-api-base", default=None, help="OpenAI-compatible server for the user.")
 @judge_options(
     "Model that judges NL assertions (τ²-style tasks whose reward basis holds "
     "NL_ASSERTION; without it they are not scoreable)."
 )
-@click.option("--trait-backend", default="prompt", show_default=True)
+@click.option(
+    "--trait-backend",
+    default="prompt",
+    show_default=True,
+    help="How traits reach the user: prompt, or steer (tautrait-steer-user).",
+)
 @click.option("--traits", default=None, help="Trait mix, e.g. impatience=high,confusion=1.")
 @click.option(
     "--traits-file",
@@ -143,11 +111,30 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
     "--temperature", type=float, default=0.0, show_default=True, help="Agent temperature."
 )
 @click.option("--user-temperature", type=float, default=None, help="User temperature.")
-@click.option("--num-trials", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--num-trials",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Runs of each task (pass^k needs k).",
+)
 @click.option("--task-ids", default=None, help="Only these task ids: '0,3,7' (or '0 3 7').")
-@click.option("--start", "--start-index", "start", type=click.IntRange(min=0), default=0)
+@click.option(
+    "--start",
+    "--start-index",
+    "start",
+    type=click.IntRange(min=0),
+    default=0,
+    help="First task index to run.",
+)
 @click.option("--end", "--end-index", "end", type=int, default=-1, help="Exclusive; -1: all.")
-@click.option("--seed", type=int, default=10, show_default=True)
+@click.option(
+    "--seed",
+    type=int,
+    default=10,
+    show_default=True,
+    help="Seed of the task order (--shuffle) and of each episode's random choices.",
+)
 @click.option(
     "--shuffle", type=int, is_flag=False, flag_value=1, default=0, help="Shuffle task order."
 )
@@ -158,6 +145,7 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
     type=click.IntRange(min=1),
     default=1,
     show_default=True,
+    help="Episodes in flight at once.",
 )
 @click.option(
     "--max-steps",
@@ -216,7 +204,7 @@ def plugin_parameters(taken: set[str]) -> list[click.Option]:
 )
 @executor_option
 @ray_address_option
-@click.option("--results-db", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@results_db_option
 @click.option("--resume", "resume", default=None, metavar="RUN_ID", help="Continue a stored run.")
 @click.option("--name", "run_name", default=None, help="A label stored with the run.")
 @click.option(
@@ -264,13 +252,12 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     if context.meta.get("upstream_flags") and not options.get("resume"):
         options["task_set"] = _upstream_task_set(options)
     config = library_call(RunConfig.model_validate, options)
+    _check_output_paths(config)
     # a person typing one side needs the terminal to themselves: no live progress bar
     typed = "human" in (config.agent, config.user)
     report = _execute_with_progress(config, quiet=as_json or typed)
     if config.export_path or config.log_dir:
-        from tautrait_core.compat.result_files import write_result_list
-
-        path = write_result_list(report, config)
+        path = _write_result_list(report, config)
         if not as_json:
             console(stderr=True).print(f"Upstream result list written to {path}")
     if as_json:
@@ -285,21 +272,21 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
         )
         _exit_if_nothing_scored(report)
         return
-    print_metrics(report.run, report.metrics)
+    run_id, results_db = report.run.id, report.results_db
+    print_metrics(report.run, report.metrics, results_db)
     out = console()
     for warning in report.warnings:
         out.print(f"[yellow]Warning: {warning}[/yellow]", soft_wrap=False)
     if report.stop_reason:
-        hint = " --max-cost <higher limit>" if "--max-cost" in report.stop_reason else ""
-        out.print(
-            f"[yellow]Stopped early: {report.stop_reason}. Continue with: "
-            f"tautrait run --resume {report.run.id}{hint}[/yellow]"
-        )
-    out.print(f"Results: {report.results_db}  (run {report.run.id})")
+        more = " --max-cost <higher limit>" if "--max-cost" in report.stop_reason else ""
+        lead = f"Stopped early: {report.stop_reason}. Continue with"
+        hint = command_hint(lead, f"tautrait run --resume {run_id}", results_db, more)
+        out.print(hint, style="yellow", markup=False)
+    out.print(f"Results: {results_db}  (run {run_id})", markup=False)
     tau2 = report.run.task_set.startswith("tau2:") or report.run.domain.startswith("tau2-")
     export_format = "tau2" if tau2 else "tau-bench"
-    out.print(f"  tautrait report {report.run.id}", soft_wrap=True)
-    out.print(f"  tautrait export {report.run.id} --format {export_format}", soft_wrap=True)
+    for command in (f"report {run_id}", f"export {run_id} --format {export_format}"):
+        out.print(f"  {follow_up(f'tautrait {command}', results_db)}", markup=False)
     if report.run.status == "interrupted":
         sys.exit(130)
     _exit_if_nothing_scored(report)
@@ -309,11 +296,55 @@ def _exit_if_nothing_scored(report: Any) -> None:
     """Exit with status 1 when every episode of the run ended in an infrastructure error."""
     metrics = report.metrics
     if metrics.episodes and metrics.errors == metrics.episodes:
-        console(stderr=True).print(
-            f"[red]Every episode ({metrics.episodes}) ended in an infrastructure error; nothing "
-            f"was scored. See the errors with: tautrait report {report.run.id}[/red]"
+        lead = (
+            f"Every episode ({metrics.episodes}) ended in an infrastructure error; nothing "
+            "was scored. See the errors with"
         )
+        hint = command_hint(lead, f"tautrait report {report.run.id}", report.results_db)
+        console(stderr=True).print(hint, style="red", markup=False)
         sys.exit(1)
+
+
+def _check_output_paths(config: Any) -> None:
+    """Refuse, before anything runs, an output path that cannot be written (creating
+    nothing): --results-db, and --result-fp or else --log-dir."""
+    from tautrait_core.files import write_problem
+
+    paths = [("--results-db", config.results_db), ("--result-fp", config.export_path)]
+    if not config.export_path:  # --log-dir is unused with --result-fp
+        paths.append(("--log-dir", config.log_dir))
+    for flag, value in paths:
+        if not value:
+            continue
+        path, folder = Path(value), flag == "--log-dir"
+        problem = write_problem(path, folder)
+        if flag == "--results-db":  # SQLite also writes its journal beside the database
+            problem = problem or write_problem(path.parent, folder=True)
+        if problem:
+            wanted = "a folder" if folder else "a file in a folder"
+            raise click.ClickException(
+                f"{flag} {path}: {problem}; nothing was run. Give {flag} {wanted} you can write"
+            )
+
+
+def _write_result_list(report: Any, config: Any) -> Path:
+    """Write the run's upstream result list (``--result-fp`` or into ``--log-dir``); if that
+    fails, a ClickException says that the run is stored and how to write the file again."""
+    from tautrait_core.compat.result_files import default_file_name, write_result_list
+    from tautrait_core.errors import TautraitError
+
+    if config.export_path:
+        path = Path(config.export_path)
+    else:
+        path = Path(config.log_dir) / default_file_name(config)
+    try:
+        return write_result_list(report, config.model_copy(update={"export_path": str(path)}))
+    except TautraitError as exc:
+        export = f"tautrait export {report.run.id} --format tau-bench -o {shlex.quote(str(path))}"
+        raise click.ClickException(
+            f"{exc}. Run {report.run.id} is stored; write the file again with: "
+            f"{follow_up(export, report.results_db)}"
+        ) from exc
 
 
 def _upstream_task_set(options: dict[str, Any]) -> str | None:
@@ -343,9 +374,10 @@ def _execute_with_progress(config: Any, quiet: bool) -> Any:
         progress.close()
         message = "Interrupted."
         if progress.run_id:
+            lead = f"{message} Finished episodes are saved. Resume with"
             resume = f"tautrait run --resume {progress.run_id}"
-            message += f" Finished episodes are saved. Resume with: {resume}"
-        console(stderr=True).print(message)
+            message = command_hint(lead, resume, config.results_db)
+        console(stderr=True).print(message, markup=False)
         sys.exit(130)
     finally:
         progress.close()

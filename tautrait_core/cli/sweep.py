@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -10,7 +11,7 @@ import click
 
 from tautrait_core.cli.root import cli, json_option, library_call, open_store, results_db_option
 from tautrait_core.cli.run import executor_option, ray_address_option
-from tautrait_core.render.console import console, echo_json
+from tautrait_core.render.console import command_hint, console, echo_json
 from tautrait_core.render.progress import ProgressDisplay
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ def sweep(
         raise click.UsageError("give a sweep FILE or --resume NAME (not both)")
     if new and resume_name:
         raise click.UsageError("--new starts a file over; it does not go with --resume")
-    store = open_store(results_db)
+    store = open_store(results_db, create=resume_name is None)
     if file is not None:
         spec = library_call(load_sweep_file, file)
         if new:
@@ -85,7 +86,8 @@ def sweep(
         report = library_call(run_sweep, spec, store, progress, True, overrides)
     except KeyboardInterrupt:  # between runs, outside a run's own Ctrl-C handling
         progress.close()
-        console(stderr=True).print(f"Interrupted. {_resume_hint(spec.name)}")
+        hint = _resume_hint(spec.name, results_db)
+        console(stderr=True).print(f"Interrupted. {hint}", markup=False)
         sys.exit(130)
     finally:
         progress.close()
@@ -94,8 +96,9 @@ def sweep(
         sys.exit(130)
 
 
-def _resume_hint(name: str) -> str:
-    return f"Finished episodes are saved. Resume with: tautrait sweep --resume {name}"
+def _resume_hint(name: str, results_db: Path | None) -> str:
+    lead = "Finished episodes are saved. Resume with"
+    return command_hint(lead, f"tautrait sweep --resume {shlex.quote(name)}", results_db)
 
 
 def _print_plan(plans: list[PointPlan], name: str, as_json: bool) -> None:
@@ -147,9 +150,10 @@ def _print_report(report: SweepReport, as_json: bool) -> None:
         out.print(f"[yellow]Warning: {warning}[/yellow]", soft_wrap=False)
     for reason in report.stop_reasons:
         out.print(f"[yellow]Stopped early: {reason}[/yellow]", soft_wrap=False)
-    out.print(f"Results: {report.results_db}  (sweep {report.sweep.name})")
+    out.print(f"Results: {report.results_db}  (sweep {report.sweep.name})", markup=False)
     if report.interrupted or report.stop_reasons:
-        out.print(f"[yellow]{_resume_hint(report.sweep.name)}[/yellow]")
+        hint = _resume_hint(report.sweep.name, report.results_db)
+        out.print(hint, style="yellow", markup=False)
 
 
 def _outcome_json(outcome: PointOutcome) -> dict[str, Any]:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import shlex
+import textwrap
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -26,6 +30,43 @@ def console(stderr: bool = False) -> Console:
 def echo_json(data: Any) -> None:
     """Print ``data`` as indented JSON on stdout."""
     click.echo(json.dumps(data, indent=2, default=str))
+
+
+def follow_up(command: str, results_db: Path | str | None) -> str:
+    """``command`` (a ``tautrait ...`` line to paste) for runs stored in ``results_db``.
+
+    When ``results_db`` is not the default results database, ``--results-db PATH``
+    (absolute, shell-quoted) is added, so that the pasted command finds the same run;
+    otherwise ``command`` is returned as it is.
+    """
+    if results_db is None:
+        return command
+    from tautrait_core.errors import TautraitError
+    from tautrait_core.paths import default_results_db
+
+    path = Path(os.path.abspath(results_db))
+    try:
+        if path.resolve() == default_results_db().resolve():
+            return command
+    except TautraitError:  # no usable default database: name this one
+        pass
+    return f"{command} --results-db {shlex.quote(str(path))}"
+
+
+def command_hint(lead: str, command: str, results_db: Path | str | None, more: str = "") -> str:
+    """``lead`` (a sentence ending before its colon), then the command to paste and
+    ``more`` of it (e.g. ``" --max-cost <higher limit>"``, a value to fill in).
+
+    With the default results database, ``"lead: command"`` on one line; otherwise the
+    command carries ``--results-db PATH`` (see :func:`follow_up`) and goes on a line of
+    its own, indented two spaces, so that it can be copied whole, after the lead wrapped
+    to 80 columns. Print the result with ``markup=False``: a path may hold square
+    brackets.
+    """
+    pasted = follow_up(command, results_db)
+    if pasted == command:
+        return f"{lead}: {command}{more}"
+    return f"{textwrap.fill(lead + ':', 80)}\n  {pasted}{more}"
 
 
 MIN_COST_DECIMALS = 4
@@ -67,8 +108,11 @@ def cost_line(metrics: RunMetrics, imported: bool = False) -> str:
     return f"Cost: {total} (agent {agent}, user {user}; {counted})"
 
 
-def print_metrics(run: RunRecord, metrics: RunMetrics) -> None:
-    """The summary block of ``tautrait run`` and ``tautrait report``."""
+def print_metrics(
+    run: RunRecord, metrics: RunMetrics, results_db: Path | str | None = None
+) -> None:
+    """The summary block of ``tautrait run``; its hints name ``results_db`` when that is
+    not the default database (see :func:`follow_up`)."""
     out = console()
     models = f"agent {run.agent}" + (f" ({run.agent_model})" if run.agent_model else "")
     user = f"user {run.user_strategy}" + (
@@ -88,10 +132,12 @@ def print_metrics(run: RunRecord, metrics: RunMetrics) -> None:
         note = "" if entry.tasks == metrics.tasks else f"  (over {entry.tasks} tasks)"
         out.print(f"pass^{entry.k}: {entry.value:.3f}{note}")
     if metrics.errors:
-        out.print(
-            f"[yellow]{metrics.errors} episodes ended in infrastructure errors; they are not "
-            f"counted above and are re-run by: tautrait run --resume {run.id}[/yellow]"
+        lead = (
+            f"{metrics.errors} episodes ended in infrastructure errors; they are not "
+            "counted above and are re-run by"
         )
+        hint = command_hint(lead, f"tautrait run --resume {run.id}", results_db)
+        out.print(hint, style="yellow", markup=False)
     out.print(cost_line(metrics), markup=False)
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from tautrait_core.analysis.grouping import describe_differences
 from tautrait_core.compat.result_import import IMPORTED_STATUS
-from tautrait_core.render.console import cost_line, format_cost
+from tautrait_core.render.console import command_hint, cost_line, format_cost
 from tautrait_core.render.transcript import (
     component_failures,
     component_failures_line,
@@ -21,6 +21,8 @@ from tautrait_core.render.transcript import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import RenderableType
 
     from tautrait_core.analysis.summary import RunSummary
@@ -67,8 +69,10 @@ def with_component_failures(
     return document if failures is None else {**document, "component_failures": failures}
 
 
-def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]:
-    """The lines ``tautrait report`` prints for one run."""
+def summary_view(
+    summary: RunSummary, confidence: float, results_db: Path | None = None
+) -> list[RenderableType]:
+    """The lines ``tautrait report`` prints for one run (stored in ``results_db``)."""
     from rich.text import Text
 
     from tautrait_core.config import stored_plugin_options
@@ -123,12 +127,9 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
             Text(f"{summary.missing} of {expected} episodes absent from the imported file")
         )
     elif summary.missing:
-        lines.append(
-            Text(
-                f"{summary.missing} of {expected} episodes not run yet (status {record.status}). "
-                f"Continue with: tautrait run --resume {record.id}"
-            )
-        )
+        lead = f"{summary.missing} of {expected} episodes not run yet (status {record.status})."
+        resume = f"tautrait run --resume {record.id}"
+        lines.append(Text(command_hint(f"{lead} Continue with", resume, results_db)))
     errors = summary.errors()
     for error in errors[:10]:
         first_line = (error["error"] or "").strip().splitlines()[:1]
@@ -140,14 +141,11 @@ def summary_view(summary: RunSummary, confidence: float) -> list[RenderableType]
             )
         )
     if errors:
-        rerun = "" if imported else f" and are re-run by: tautrait run --resume {record.id}"
-        lines.append(
-            Text(
-                f"{len(errors)} episodes ended in infrastructure errors; they are not counted "
-                f"above{rerun}",
-                style="yellow",
-            )
-        )
+        text = f"{len(errors)} episodes ended in infrastructure errors; they are not counted above"
+        if not imported:
+            resume = f"tautrait run --resume {record.id}"
+            text = command_hint(f"{text} and are re-run by", resume, results_db)
+        lines.append(Text(text, style="yellow"))
     return lines
 
 
