@@ -3,12 +3,14 @@
 Built-in plugins (``DEFAULT_PLUGINS``) are registered exactly like third-party ones; the
 only difference is that their distribution is ``tautrait-core``. Third-party plugins are
 found through entry points in the ``tautrait`` group. ``TAUTRAIT_LOAD_PLUGINS=a,b`` loads
-only the named entry points (an empty value loads none); built-ins always load.
+only the named entry points (an empty value loads none; a name no plugin has is reported);
+built-ins always load, and an unknown name's error says which installed plugins were left out.
 
-A plugin that fails to import, or whose hook raises, is reported once (distribution, error,
-how to uninstall it) and skipped, so a broken plugin never takes the command line down with
-it. A name registered twice is unusable: only the commands that use it fail, with an error
-that names both distributions and advises removing the plugin (never the core). A
+A plugin that fails to import, or whose hook raises (``sys.exit()`` too, never Ctrl-C), is
+reported once (distribution, error, how to uninstall it) and skipped, so a broken plugin
+never takes the command line down with it. A name registered twice is unusable: only the
+commands that use it fail, with an error that names both distributions and advises removing
+the plugin (never the core); ``tautrait plugins`` warns about it. A
 registered agent, user simulator or trait backend that is not a subclass of the core's base
 class is refused (a warning, and a :class:`PluginError` naming the distribution when the
 name is used); the other plugins' parts stay usable.
@@ -58,6 +60,25 @@ REGISTRY_HOOKS = {
     "run_option": "register_run_options",
 }
 
+# What a plugin may raise and be skipped for: sys.exit() too, never Ctrl-C (KeyboardInterrupt)
+PLUGIN_FAILURES = (Exception, SystemExit)
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a plugin failed: ``Type: message``, or that it called ``sys.exit()``."""
+    if isinstance(exc, Exception):
+        return describe_error(exc)
+    return f"{type(exc).__name__}: the plugin called sys.exit({getattr(exc, 'code', None)!r})"
+
+
+def _unknown_selection(unknown: list[str], installed: list[str]) -> str:
+    """The warning about names in ``TAUTRAIT_LOAD_PLUGINS`` that no installed plugin has."""
+    return (
+        f"{LOAD_PLUGINS_ENV} names {', '.join(map(repr, unknown))}, which no installed plugin "
+        f"is called (installed: {', '.join(installed) or 'none'}); fix the name, or unset "
+        f"{LOAD_PLUGINS_ENV} to load every installed plugin"
+    )
+
 
 def _core_version() -> str:
     try:
@@ -82,6 +103,8 @@ class PluginManager:
         self._clashes: dict[str, dict[str, NameClash]] = {}
         self.refused: dict[tuple[str, str], PluginError] = {}
         """Parts a plugin registered that were refused, by (kind, name), with why."""
+        self.left_out: list[str] = []
+        """Installed entry points that ``TAUTRAIT_LOAD_PLUGINS`` did not name."""
         self._loaded = False
 
     # -- loading ---------------------------------------------------------------------
@@ -106,8 +129,14 @@ class PluginManager:
 
     def _load_entry_points(self) -> None:
         selected = os.environ.get(LOAD_PLUGINS_ENV)
-        wanted = None if selected is None else {n.strip() for n in selected.split(",") if n}
-        for entry_point in metadata.entry_points(group=hookspecs.PROJECT_NAME):
+        wanted = None if selected is None else {n.strip() for n in selected.split(",")} - {""}
+        entry_points = metadata.entry_points(group=hookspecs.PROJECT_NAME)
+        if wanted is not None:
+            installed = sorted({entry_point.name for entry_point in entry_points})
+            self.left_out = [name for name in installed if name not in wanted]
+            if unknown := sorted(wanted - set(installed)):
+                warnings.warn(_unknown_selection(unknown, installed), PluginLoadWarning, 4)
+        for entry_point in entry_points:
             if wanted is not None and entry_point.name not in wanted:
                 continue
             if self.pm.get_plugin(entry_point.name) is not None:
@@ -118,14 +147,24 @@ class PluginManager:
             version = fields["Version"] if fields is not None else "?"
             try:
                 module = entry_point.load()
-            except Exception as exc:  # a broken plugin must not break the CLI
-                self._report(LoadFailure(entry_point.name, dist_name, version, describe_error(exc)))
+            except PLUGIN_FAILURES as exc:  # a broken plugin must not break the CLI
+                self._report(LoadFailure(entry_point.name, dist_name, version, _reason(exc)))
                 continue
             self.register(
                 module,
                 name=entry_point.name,
                 provenance=Provenance(entry_point.name, dist_name, version),
             )
+
+    def left_out_note(self) -> str:
+        """Which installed plugins ``TAUTRAIT_LOAD_PLUGINS`` left out ('' if none)."""
+        if not self.left_out:
+            return ""
+        return (
+            f"{LOAD_PLUGINS_ENV}={os.environ.get(LOAD_PLUGINS_ENV, '')!r} left out the "
+            f"installed plugins {', '.join(self.left_out)}: add the one that supplies it to "
+            f"{LOAD_PLUGINS_ENV}, or unset {LOAD_PLUGINS_ENV}"
+        )
 
     def _report(self, failure: LoadFailure) -> None:
         """Warn about a failed plugin once (registries are refilled after each change)."""
@@ -134,11 +173,9 @@ class PluginManager:
         self.load_failures.append(failure)
         warnings.warn(failure.message(), PluginLoadWarning, stacklevel=3)
 
-    def _hook_failed(self, plugin: str, hook: str, exc: Exception) -> None:
+    def _hook_failed(self, plugin: str, hook: str, exc: BaseException) -> None:
         source = self.provenance.get(plugin) or Provenance(plugin, "?", "")
-        self._report(
-            LoadFailure(plugin, source.distribution, source.version, describe_error(exc), hook)
-        )
+        self._report(LoadFailure(plugin, source.distribution, source.version, _reason(exc), hook))
 
     def register(self, plugin: object, name: str, provenance: Provenance | None = None) -> None:
         """Register a plugin object (module or class with ``@hookimpl`` functions).
@@ -195,7 +232,7 @@ class PluginManager:
             kwargs = {"register": register}
             try:
                 impl.function(*[kwargs[arg] for arg in impl.argnames])
-            except Exception as exc:  # a broken plugin must not break the others
+            except PLUGIN_FAILURES as exc:  # a broken plugin must not break the others
                 for part_name in added:
                     registry.pop(part_name, None)
                 self._hook_failed(impl.plugin_name, REGISTRY_HOOKS[kind], exc)
@@ -228,6 +265,7 @@ class PluginManager:
         if name in self._clashes[kind]:
             raise self._clashes[kind][name].error()
         if name not in registry:
+            hint = ". ".join(filter(None, [self.left_out_note(), hint]))
             raise UnknownNameError(kind.replace("_", " "), name, list(registry), hint)
         part, source = registry[name]
         if isinstance(part, DeferredPart):
@@ -245,7 +283,7 @@ class PluginManager:
         registry = self._registries[kind]
         try:
             part = deferred.load()
-        except Exception as exc:  # a broken plugin must not break the others
+        except PLUGIN_FAILURES as exc:  # a broken plugin must not break the others
             registry.pop(deferred.name)
             self._hook_failed(source.plugin, REGISTRY_HOOKS[kind], exc)
             raise UnknownNameError(
@@ -281,11 +319,14 @@ class PluginManager:
             kwargs = {"cli": cli}
             try:
                 impl.function(*[kwargs[arg] for arg in impl.argnames])
-            except Exception as exc:  # a broken plugin must not break the others
+            except PLUGIN_FAILURES as exc:  # a broken plugin must not break the others
                 self._hook_failed(impl.plugin_name, "register_commands", exc)
 
     def plugin_infos(self) -> list[PluginInfo]:
-        """Every loaded plugin with its distribution and the names it registered."""
+        """Every loaded plugin with its distribution and the names it registered.
+
+        A name two plugins register is listed under both, with a warning naming them.
+        """
         self.load()
         infos: dict[str, PluginInfo] = {}
         for name, _plugin in self.pm.list_name_plugin():
@@ -297,7 +338,11 @@ class PluginManager:
                 builtin=name in DEFAULT_PLUGINS,
             )
         for kind in REGISTRY_HOOKS:
-            for part_name, (_part, source) in self._fill(kind).items():
+            parts = [(name, source) for name, (_part, source) in self._fill(kind).items()]
+            for clash in self._clashes[kind].values():
+                warnings.warn(str(clash.error()), PluginLoadWarning, stacklevel=2)
+                parts += [(clash.name, clash.first), (clash.name, clash.second)]
+            for part_name, source in dict.fromkeys(parts):  # a plugin may clash with itself
                 plugin = infos.get(source.plugin)
                 if plugin is not None:
                     plugin.registers.setdefault(kind, []).append(part_name)
@@ -315,8 +360,8 @@ class PluginManager:
             group = click.Group()
             try:
                 impl.function(cli=group)
-            except Exception as exc:  # listing plugins must survive a broken one
-                found[impl.plugin_name] = [f"(failed: {type(exc).__name__}: {exc})"]
+            except PLUGIN_FAILURES as exc:  # listing plugins must survive a broken one
+                found[impl.plugin_name] = [f"(failed: {_reason(exc)})"]
             else:
                 found[impl.plugin_name] = sorted(group.commands)
         return found

@@ -7,12 +7,18 @@ Works for any ``AutoModelForCausalLM`` whose decoder blocks sit in one ``ModuleL
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from tautrait_steer_user.errors import VectorSetError
+from tautrait_steer_user.errors import ModelLoadError, VectorSetError
 
 FALLBACK_GENERATION_PROMPT = "assistant:"
 """Ends a prompt rendered without a chat template: the model writes the customer's turn."""
+
+MODEL_FIX = (
+    "pass --model with a folder written by save_pretrained, or the name of a Hugging Face "
+    "causal LM that is in the local cache or can be downloaded"
+)
 
 
 def decoder_layers(model: Any) -> Any:
@@ -112,13 +118,51 @@ def load_model(name: str, device: str | None = None, dtype: str | None = None) -
         name: A folder written by ``save_pretrained`` or a model name.
         device: ``cpu``, ``cuda``, ``cuda:1``, ... (default: a GPU when present).
         dtype: ``float32``, ``bfloat16``, ``float16`` (default: bfloat16 on a GPU).
+
+    Raises:
+        ModelLoadError: nothing loadable is at ``name`` (no such folder, a folder without
+            a model, a name neither cached nor downloadable), or ``device`` cannot hold it.
     """
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     device = resolve_device(device)
     dtype = dtype or ("float32" if device == "cpu" else "bfloat16")
-    tokenizer = AutoTokenizer.from_pretrained(name)
-    model = AutoModelForCausalLM.from_pretrained(name, dtype=getattr(torch, dtype))
-    model.to(device).eval()
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(name)
+        model = AutoModelForCausalLM.from_pretrained(name, dtype=getattr(torch, dtype))
+    except (OSError, ValueError, ImportError) as exc:  # transformers' errors are multi-line
+        raise ModelLoadError(
+            f"cannot load the model {name!r}: {_load_problem(name, exc)}; {MODEL_FIX}"
+        ) from exc
+    try:
+        model.to(device).eval()
+    except (RuntimeError, AssertionError, ValueError) as exc:
+        raise ModelLoadError(
+            f"cannot put the model {name!r} on device {device!r} ({_first_line(exc)}); "
+            "pass --device cpu, or cuda:N for a GPU this machine has"
+        ) from exc
     return model, tokenizer
+
+
+def _load_problem(name: str, exc: BaseException) -> str:
+    """Why ``name`` did not load, in words (transformers' own message is a page long)."""
+    folder = Path(name).expanduser()
+    if folder.is_dir():
+        if not (folder / "config.json").is_file():
+            return f"the folder {folder} holds no config.json, so no saved model"
+        return f"the folder {folder} holds no loadable model and tokenizer ({_first_line(exc)})"
+    if folder.exists():
+        return f"{folder} is a file, not a model folder"
+    if folder.is_absolute() or name.startswith((".", "~")):
+        return f"there is no folder {folder}"
+    return (
+        "it is not a local folder and could not be fetched from the Hugging Face Hub (no "
+        f"network, a misspelt name, or a gated model that needs HF_TOKEN): {_first_line(exc)}"
+    )
+
+
+def _first_line(exc: BaseException) -> str:
+    """``Type: first line of the message``."""
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0].strip().rstrip('.')}" if lines else type(exc).__name__

@@ -85,7 +85,8 @@ def steer() -> None:
 
     \b
     With a hosted steer service nothing here is needed:
-      tautrait run ... --user llm --trait-backend steer --endpoint URL --traits impatience=high
+      tautrait run ... --user llm --trait-backend steer --endpoint URL \\
+        --traits impatience=high
     (key in STEER_API_KEY). To steer a model of your own (pip install
     'tautrait-steer-user[local]'):
       tautrait steer build --model MODEL --out vectors/
@@ -97,11 +98,23 @@ def steer() -> None:
 
 @steer.command()
 @click.option("--model", required=True, help="Hugging Face causal LM: folder or model name.")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder to write the vectors to (for --vectors of serve and probe).",
+)
 @click.option(
     "--layers", default=None, help="Layer range A:B, B exclusive [default: middle third]."
 )
-@click.option("--batch-size", type=click.IntRange(min=1), default=8, show_default=True)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=8,
+    show_default=True,
+    help="Example turns run through the model together.",
+)
 @device_option
 @dtype_option
 @json_option
@@ -125,7 +138,7 @@ def build(
     from tautrait_steer_user.pairs import load_pairs
     from tautrait_steer_user.vectors import build_vectors
 
-    loaded, tokenizer = load_model(model, device, dtype)
+    loaded, tokenizer = library_call(load_model, model, device, dtype)
     layer_range = library_call(parse_layers, layers, loaded.config.num_hidden_layers)
     pairs = library_call(load_pairs)
     vectors = build_vectors(loaded, tokenizer, model, layer_range, pairs, batch_size=batch_size)
@@ -153,8 +166,20 @@ def build(
 @model_option
 @vectors_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 to serve others.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8600, show_default=True)
-@click.option("--max-batch", type=click.IntRange(min=1), default=32, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8600,
+    show_default=True,
+    help="Port to listen on (0: any free port).",
+)
+@click.option(
+    "--max-batch",
+    type=click.IntRange(min=1),
+    default=32,
+    show_default=True,
+    help="The most requests generated together.",
+)
 @click.option(
     "--batch-wait-ms",
     type=click.FloatRange(min=0),
@@ -211,7 +236,13 @@ def serve(
 @vectors_option
 @click.option("--trait", "traits", multiple=True, help="Only these traits (repeatable).")
 @click.option("--prompt", default=None, help="The agent's message to answer [default: fixed].")
-@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="How many of the most likely next tokens to show.",
+)
 @level_scales_option
 @device_option
 @dtype_option

@@ -19,3 +19,8 @@ class InvalidSteerRequest(TautraitError):
 
 class VectorSetError(TautraitError):
     """A trait-vector set is missing, damaged or does not fit the model."""
+
+
+class ModelLoadError(TautraitError):
+    """A model could not be loaded (no such folder, no model in it, not cached nor
+    downloadable) or could not be put on the device asked for."""

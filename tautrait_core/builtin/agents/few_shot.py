@@ -18,9 +18,15 @@ from tautrait_core.builtin.agents.tool_calling import SystemSectionAgent
 from tautrait_core.config import RunConfig
 from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.errors import ConfigError
+from tautrait_core.files import read_text_file
 
 EXAMPLES_PER_EPISODE = 5
 DISPLAY_FIELD = "messages_display"
+
+FIX = (
+    "pass --few-shot-file with a UTF-8 JSONL file whose lines are objects with a "
+    f"{DISPLAY_FIELD!r} string"
+)
 
 EXAMPLES_SECTION = """## Example conversations
 
@@ -35,36 +41,38 @@ def load_demonstrations(path: str | Path) -> list[str]:
     """The ``messages_display`` strings of a few-shot JSONL file (blank lines skipped).
 
     Raises:
-        ConfigError: the file is missing, empty, or a line is not a JSON object with a
-            ``messages_display`` string.
+        ConfigError: the file is missing, unreadable, not UTF-8, empty, or a line is not a
+            JSON object with a ``messages_display`` string.
     """
     file = Path(path)
     if not file.is_file():
-        raise ConfigError(
-            f"few-shot file {file} not found: pass --few-shot-file with a JSONL file "
-            f"whose lines are objects with a {DISPLAY_FIELD!r} string"
-        )
+        raise ConfigError(f"few-shot file {file} not found: {FIX}")
     return list(_read(str(file.resolve()), file.stat().st_mtime_ns))
 
 
 @lru_cache(maxsize=8)
 def _read(path: str, mtime_ns: int) -> tuple[str, ...]:
     displays: list[str] = []
-    with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"few-shot file {path} line {number}: not JSON ({exc})") from exc
-            display = record.get(DISPLAY_FIELD) if isinstance(record, dict) else None
-            if not isinstance(display, str) or not display.strip():
-                raise ConfigError(
-                    f"few-shot file {path} line {number}: expected a JSON object with a "
-                    f"non-empty {DISPLAY_FIELD!r} string"
-                )
-            displays.append(display)
+    text = read_text_file(Path(path), ConfigError, "the few-shot file", FIX)
+    # split on newlines only (as reading line by line does): JSON strings may hold U+2028
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except RecursionError as exc:
+            raise ConfigError(
+                f"few-shot file {path} line {number}: nested too deeply to parse; {FIX}"
+            ) from exc
+        except ValueError as exc:
+            raise ConfigError(f"few-shot file {path} line {number}: not JSON ({exc})") from exc
+        display = record.get(DISPLAY_FIELD) if isinstance(record, dict) else None
+        if not isinstance(display, str) or not display.strip():
+            raise ConfigError(
+                f"few-shot file {path} line {number}: expected a JSON object with a "
+                f"non-empty {DISPLAY_FIELD!r} string"
+            )
+        displays.append(display)
     if not displays:
         raise ConfigError(f"few-shot file {path} has no examples: add JSONL lines")
     return tuple(displays)
