@@ -116,7 +116,7 @@ def test_upstream_space_separated_task_ids_are_joined() -> None:
         (["--domain", "toylib", "--agent", "oracle", "--task-ids", "7"], "out of range"),
         (
             ["--domain", "toylib", "--agent", "oracle", "--task-set", "tau-trait:test"],
-            "unknown task set",
+            "unknown toylib task set 'tau-trait:test' (available: ",
         ),
         (["--agent", "oracle"], "missing --domain"),
     ],

@@ -31,6 +31,12 @@ def new(kind: str, name: str, parent: Path, dual_control: bool) -> None:
     tests. Install it with pip install -e '.[test]' and run pytest."""
     from tautrait_core.scaffold import create_plugin
 
+    existing = parent / f"tautrait-{name}"  # the folder create_plugin would write
+    if existing.exists():
+        raise click.ClickException(
+            f"{existing.resolve()} already exists; choose another NAME or --dir, or move "
+            "or remove it first"
+        )
     target = library_call(create_plugin, kind, name, parent, dual_control)
     click.echo(f"Created {target}")
     click.echo(f"  cd {target} && pip install -e '.[test]' && pytest")

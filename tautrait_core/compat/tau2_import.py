@@ -92,10 +92,10 @@ def _import_domain(source: Path, domain: str, destination: Path) -> Tau2Import:
             AIRLINE_DB_FIX if domain == "airline" else f"{data_file} is missing; {domain} skipped"
         )
         return report
+    if domain != "telecom":
+        _check_json(data_file, domain)
     with staging_folder(destination) as staging:
         shutil.copytree(source, staging, dirs_exist_ok=True, symlinks=True)
-        if domain != "telecom":
-            _check_json(staging / DATA_FILES[domain])
         (staging / "task_sets").mkdir()
         for path in sorted(source.glob("tasks*.json")):
             name = tau2_task_set_name(domain, path.stem)
@@ -112,5 +112,12 @@ def _import_domain(source: Path, domain: str, destination: Path) -> Tau2Import:
     return report
 
 
-def _check_json(path: Path) -> None:
-    read_json_file(path, UpstreamImportError, "the file")
+def _check_json(path: Path, domain: str) -> None:
+    """Fail unless ``path``, the checkout's ``domain`` database, is readable JSON; the
+    error names the checkout's file, never the copy being built."""
+    read_json_file(
+        path,
+        UpstreamImportError,
+        f"the {domain} database",
+        "restore it from a fresh clone of τ²-bench and import again",
+    )

@@ -12,6 +12,7 @@ import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tautrait_core.compat.import_folders import (
     DomainImportReport,
@@ -20,12 +21,15 @@ from tautrait_core.compat.import_folders import (
     staging_folder,
 )
 from tautrait_core.compat.task_files import read_task_file
-from tautrait_core.domain.domain import Domain
+from tautrait_core.domain.domain import Domain, UpstreamFormat
 from tautrait_core.domain.task_sets import UPSTREAM_SOURCE
 from tautrait_core.errors import TaskSetError, UpstreamImportError
 from tautrait_core.paths import imports_dir
 
 SPLITS = ("test", "train", "dev")
+
+DATA_FIX = "restore it from a fresh clone of tau-trait and import again"
+"""What to do about a data file of the checkout that cannot be read or loaded."""
 
 
 @dataclass
@@ -64,15 +68,9 @@ def import_domain(source: Path, domain: Domain, destination: Path) -> DomainImpo
                 continue
             shutil.copyfile(path, staging / "data" / path.name)
             report.data_files.append(path.name)
-        try:
-            rows = list(codec.to_rows(codec.read_data(staging / "data")))
-        except Exception as exc:
-            raise UpstreamImportError(
-                f"{data_source}: the {domain.name} data could not be loaded: "
-                f"{type(exc).__name__}: {exc}"
-            ) from exc
+        rows = _load_rows(codec, data_source, domain.name)
         if not rows:
-            raise UpstreamImportError(f"{data_source}: no {domain.name} data found")
+            raise UpstreamImportError(f"{data_source}: no {domain.name} data found; {DATA_FIX}")
         for split in SPLITS:
             task_file = source / f"tasks_{split}.py"
             if not task_file.is_file():
@@ -99,6 +97,37 @@ def import_domain(source: Path, domain: Domain, destination: Path) -> DomainImpo
             )
         replace_folder(staging, destination)
     return report
+
+
+def _load_rows(codec: UpstreamFormat, data_source: Path, domain: str) -> list[Any]:
+    """The table rows of the checkout's data folder ``data_source``, read where the user
+    keeps it, so that an error names the user's file (never the copy being built).
+
+    Raises:
+        UpstreamImportError: a file is missing or unreadable, or the data does not load.
+    """
+    try:
+        data = codec.read_data(data_source)
+    except Exception as exc:
+        raise UpstreamImportError(_load_problem(exc, data_source, domain, "read")) from exc
+    try:
+        return list(codec.to_rows(data))
+    except Exception as exc:
+        raise UpstreamImportError(_load_problem(exc, data_source, domain, "loaded")) from exc
+
+
+def _load_problem(exc: Exception, data_source: Path, domain: str, failed: str) -> str:
+    """One line for a failure to read or load the data: the codec's own message when it
+    names a file of ``data_source`` (as
+    :func:`~tautrait_core.compat.data_files.read_collections` does), else one naming
+    the folder; either way on one line, with what to do."""
+    if isinstance(exc, OSError | ValueError) and str(data_source) in str(exc):
+        return f"{exc}; {DATA_FIX}"
+    detail = " ".join(str(exc).split())  # a multi-line message (pydantic's) on one line
+    return (
+        f"{data_source}: the {domain} data could not be {failed} "
+        f"({type(exc).__name__}: {detail}); {DATA_FIX}"
+    )
 
 
 def import_tau_trait(checkout: Path, domains: list[Domain]) -> list[DomainImport]:

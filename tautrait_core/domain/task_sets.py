@@ -154,7 +154,7 @@ def resolve_task_set(domain: Domain, name: str | None) -> TaskSet:
         )
     elif tau2_domain_of(domain.name) is not None:
         hint = f"τ²-bench task sets appear after you {TAU2_IMPORT_HINT}"
-    raise UnknownNameError(f"task set of domain {domain.name!r}", name, list(task_sets), hint)
+    raise UnknownNameError(f"{domain.name} task set", name, list(task_sets), hint)
 
 
 def upstream_task_set(domain: Domain, given: str | None, what: str) -> str | None:

@@ -1,0 +1,162 @@
+"""``tautrait import``: a bad or missing file of the user's checkout is one ``Error:`` line
+that names that file where the user keeps it (never the copy being built under the data
+directory, which is gone by then) and says what to do; the previous import stays."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from tautrait_core import UpstreamCodec, hookimpl
+from tautrait_core.cli import cli
+from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+
+
+class ToyCodec(UpstreamCodec):
+    """Upstream data of the toy library: ``members.json`` and ``books.json``."""
+
+    domain = "toyup"
+    collections = ("members", "books")
+
+    def rows(self, data: Mapping[str, Any]) -> Iterator[Any]:
+        from tests.plugins import toy_library
+
+        yield from toy_library.seed_rows()
+
+    def export(self, db: Any) -> dict[str, Any]:
+        return {}
+
+
+class ToyUpstreamPlugin:
+    @hookimpl
+    def register_domains(self, register: Any) -> None:
+        from tests.plugins import toy_library
+
+        domain = toy_library.build_domain()
+        register(dataclasses.replace(domain, name="toyup", upstream=ToyCodec()))
+
+
+@pytest.fixture
+def toy_upstream() -> Iterator[None]:
+    """The toy library registered as a domain that reads upstream tau-trait data."""
+    reset_plugin_manager()
+    get_plugin_manager().register(ToyUpstreamPlugin(), name="toyup")
+    try:
+        yield
+    finally:
+        get_plugin_manager().unregister("toyup")
+        reset_plugin_manager()
+
+
+def tau_trait_checkout(root: Path) -> Path:
+    """A tau-trait checkout with the toy domain's data and one task; its data folder."""
+    domain = root.resolve() / "tau_trait" / "envs" / "toyup"
+    (domain / "data").mkdir(parents=True)
+    (domain / "data" / "members.json").write_text("{}")
+    (domain / "data" / "books.json").write_text("{}")
+    (domain / "tasks_test.py").write_text(
+        'TASKS = [Task(user_id="ann_1", instruction="Borrow Dune.", actions=[], outputs=[])]'
+    )
+    return domain / "data"
+
+
+def tau2_checkout(root: Path) -> Path:
+    """A τ²-bench checkout with a mock domain of no tasks; its mock folder."""
+    mock = root.resolve() / "data" / "tau2" / "domains" / "mock"
+    mock.mkdir(parents=True)
+    (mock / "tasks.json").write_text("[]")
+    (mock / "db.json").write_text("{}")
+    return mock
+
+
+def one_error_line(result: Result, home: Path) -> str:
+    """The command failed with one ``Error:`` line that names nothing under ``home``."""
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert str(home) not in lines[0], lines[0]
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def no_staging_left(home: Path, source: str) -> None:
+    folder = home / "imports" / source
+    assert not folder.exists() or not any(folder.iterdir()), list(folder.iterdir())
+
+
+DAMAGE = {
+    "not-utf8": (b"\xff", "is not UTF-8 text"),
+    "not-json": (b'{"ann_1": ', "is not valid JSON"),
+    "empty": (b"", "is empty"),
+}
+
+
+@pytest.mark.parametrize("case", list(DAMAGE))
+def test_tau_trait_names_the_damaged_data_file_of_the_checkout(
+    toy_upstream: None, isolated_home: Path, tmp_path: Path, case: str
+) -> None:
+    data = tau_trait_checkout(tmp_path / "checkout")
+    content, problem = DAMAGE[case]
+    (data / "books.json").write_bytes(content)
+    result = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "checkout")])
+    line = one_error_line(result, isolated_home)
+    assert line.startswith(f"Error: {data / 'books.json'}: the toyup data file {problem}")
+    assert "fresh clone of tau-trait" in line
+    no_staging_left(isolated_home, "tau-trait")
+
+
+def test_tau_trait_names_the_missing_data_file_of_the_checkout(
+    toy_upstream: None, isolated_home: Path, tmp_path: Path
+) -> None:
+    data = tau_trait_checkout(tmp_path / "checkout")
+    (data / "books.json").unlink()
+    result = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "checkout")])
+    line = one_error_line(result, isolated_home)
+    assert f"{data / 'books.json'} is missing" in line
+    assert "fresh clone of tau-trait" in line
+    no_staging_left(isolated_home, "tau-trait")
+
+
+def test_a_failed_tau_trait_import_keeps_the_previous_one(
+    toy_upstream: None, isolated_home: Path, tmp_path: Path
+) -> None:
+    data = tau_trait_checkout(tmp_path / "checkout")
+    first = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "checkout")])
+    assert first.exit_code == 0, first.output
+    (data / "members.json").write_bytes(b"\xff")
+    failed = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "checkout")])
+    assert str(data / "members.json") in one_error_line(failed, isolated_home)
+    imported = isolated_home / "imports" / "tau-trait"
+    assert [path.name for path in imported.iterdir()] == ["toyup"]
+    assert (imported / "toyup" / "tasks_test.json").is_file()
+
+
+@pytest.mark.parametrize("case", list(DAMAGE))
+def test_tau2_names_the_damaged_database_of_the_checkout(
+    isolated_home: Path, tmp_path: Path, case: str
+) -> None:
+    mock = tau2_checkout(tmp_path / "checkout")
+    content, problem = DAMAGE[case]
+    (mock / "db.json").write_bytes(content)
+    result = CliRunner().invoke(cli, ["import", "tau2", str(tmp_path / "checkout")])
+    line = one_error_line(result, isolated_home)
+    assert line.startswith(f"Error: {mock / 'db.json'}: the mock database {problem}")
+    assert "fresh clone of τ²-bench" in line
+    no_staging_left(isolated_home, "tau2")
+
+
+def test_tau2_names_the_missing_database_of_the_checkout(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    mock = tau2_checkout(tmp_path / "checkout")
+    (mock / "db.json").unlink()
+    result = CliRunner().invoke(cli, ["import", "tau2", str(tmp_path / "checkout")])
+    line = one_error_line(result, isolated_home)
+    assert f"{mock / 'db.json'} is missing" in line
+    no_staging_left(isolated_home, "tau2")
