@@ -224,3 +224,36 @@ def test_a_run_exported_as_tau2_imports_back_with_every_reward(tmp_path: Path) -
     finally:
         get_plugin_manager().unregister(name="toy_phone")
         reset_plugin_manager()
+
+
+def test_a_tau2_export_of_a_native_run_imports_back_as_that_run(toy_plugin, tmp_path: Path) -> None:
+    """Without options, the import restores what the export names: the domain (not
+    ``tau2-<domain>``), task set, traits, agent and user; tasks without an id match by
+    position."""
+    runner = CliRunner()
+    ran = runner.invoke(
+        cli,
+        [
+            *("run", "--domain", "toylib", "--agent", "oracle", "--user", "scripted"),
+            *("--traits", "impatience=high", "--task-ids", "0,1"),
+        ],
+    )
+    assert ran.exit_code == 0, ran.output
+    out = tmp_path / "toylib.json"
+    exported = runner.invoke(cli, ["export", "latest", "--format", "tau2", "-o", str(out)])
+    assert exported.exit_code == 0, exported.output
+    assert {s["task_id"] for s in json.loads(out.read_text())["simulations"]} == {"0", "1"}
+
+    imported = runner.invoke(cli, ["import-results", str(out)])
+    assert imported.exit_code == 0, imported.output
+    assert "(toylib/test, traits impatience=high)" in imported.output
+    listed = json.loads(runner.invoke(cli, ["runs", "list", "--json"]).output)
+    run = next(r for r in listed if r["status"] == "imported")
+    assert (run["domain"], run["task_set"], run["agent"], run["user_strategy"]) == (
+        "toylib",
+        "test",
+        "oracle",
+        "scripted",
+    )
+    rescored = runner.invoke(cli, ["rescore", run["id"]])
+    assert rescored.exit_code == 0, rescored.output

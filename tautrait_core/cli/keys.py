@@ -8,12 +8,12 @@ from tautrait_core.cli.root import cli, json_option, library_call
 from tautrait_core.render.console import echo_json
 
 
-@cli.group()
+@cli.group(short_help="API keys for model providers.")
 def keys() -> None:
     """API keys for model providers (environment variables take precedence)."""
 
 
-@keys.command("set")
+@keys.command("set", short_help="Store the key for environment variable NAME.")
 @click.argument("name")
 @click.option("--value", default=None, help="The key (prompted, hidden, when omitted).")
 def keys_set(name: str, value: str | None) -> None:

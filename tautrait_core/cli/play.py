@@ -32,16 +32,29 @@ from tautrait_core.cli.root import cli, library_call
 @click.option("--provider", default=None, help="The model side's litellm provider.")
 @click.option("--api-base", default=None, help="OpenAI-compatible server for the model side.")
 @click.option("--traits", default=None, help="The simulated user's trait mix (--as agent).")
-@click.option("--trait-backend", default="prompt", show_default=True)
+@click.option(
+    "--trait-backend",
+    default="prompt",
+    show_default=True,
+    help="How the traits reach the simulated user: prompt, or steer (tautrait-steer-user).",
+)
 @click.option("--few-shot-file", default=None, help="Examples for --strategy few-shot.")
-@click.option("--max-steps", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option(
+    "--max-steps",
+    type=click.IntRange(min=1),
+    default=30,
+    show_default=True,
+    help="End the episode after this many agent steps (hops of the conversation with the "
+    "τ² protocol).",
+)
 def play(task_id: int, **options: Any) -> None:
     """Play one side of a task yourself, against a model on the other side.
 
     \b
     As the user: you are the customer; type /stop when you are done.
-    As the agent: type replies, or call a tool with /tool NAME {"argument": "value"}
-    (/tools lists them, /policy shows the policy).
+    As the agent: type replies, or call a tool with
+      /tool NAME {"argument": "value"}
+    (/tools lists the tools, /policy shows the policy).
     The reward breakdown is printed at the end; played episodes are not stored.
     """
     from tautrait_core.render.transcript import reward_breakdown

@@ -1,4 +1,4 @@
-"""Commands that read stored runs: report, compare, show, diagnose, import-results."""
+"""Commands that read stored runs: report, compare, show, diagnose."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tautrait_core.cli.root import (
     results_db_option,
     run_ids_argument,
 )
-from tautrait_core.render.console import console, echo_json, format_cost
+from tautrait_core.render.console import command_hint, console, echo_json, format_cost
 
 if TYPE_CHECKING:
     from tautrait_core.analysis.summary import BootstrapSettings, RunSummary
@@ -138,7 +138,7 @@ def report(
     for index, summary in enumerate(summaries):
         if index:
             out.print()
-        for line in summary_view(summary, bootstrap.confidence):
+        for line in summary_view(summary, bootstrap.confidence, results_db):
             out.print(line)
 
 
@@ -328,72 +328,5 @@ def diagnose(
     for task_id, trial, why in outcome.unreadable + outcome.failed:
         out.print(f"  not diagnosed: task {task_id} trial {trial}: {why}", markup=False)
     if outcome.unreadable or outcome.failed:
-        out.print(f"Run the command again to retry those. Counts: tautrait report {record.id}")
-
-
-@cli.command("import-results")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--domain", default=None, help="Domain [default: read from the file name].")
-@click.option("--name", default=None, help="Run name [default: the file name].")
-@click.option("--task-set", default=None, help="Task set [default: tau-trait:test].")
-@click.option("--traits", default=None, help="Trait mix, or none [default: from the file name].")
-@click.option("--agent", default="tool-calling", show_default=True, help="Agent strategy.")
-@click.option("--agent-model", default=None, help="The agent's model.")
-@click.option("--user", default="llm", show_default=True, help="User strategy.")
-@click.option("--user-model", default=None, help="The user simulator's model.")
-@results_db_option
-@json_option
-def import_results(
-    file: Path,
-    domain: str | None,
-    name: str | None,
-    task_set: str | None,
-    traits: str | None,
-    agent: str,
-    agent_model: str | None,
-    user: str,
-    user_model: str | None,
-    results_db: Path | None,
-    as_json: bool,
-) -> None:
-    """Store an upstream result-list JSON file (tau-bench / tau-Trait) as a run.
-
-    The file holds the episodes but not the settings, so give them as options; they
-    decide which runs compare with it.
-    """
-    from tautrait_core.compat.result_import import ImportSettings, import_result_list
-    from tautrait_core.plugins import get_plugin_manager
-    from tautrait_core.trait_mix import TraitMix
-
-    settings = ImportSettings(
-        domain=domain,
-        name=name,
-        task_set=task_set,
-        traits=None if traits is None else library_call(TraitMix.parse, traits),
-        agent=agent,
-        agent_model=agent_model,
-        user=user,
-        user_model=user_model,
-    )
-    store = open_store(results_db)
-    known = get_plugin_manager().names("domain")
-    imported = library_call(import_result_list, store, file, settings, known)
-    record = imported.record
-    if as_json:
-        echo_json(
-            {
-                "run": record.model_dump(exclude={"config"}),
-                "episodes": imported.episodes,
-                "duplicates": imported.duplicates,
-            }
-        )
-        return
-    out = console()
-    out.print(
-        f"Imported {imported.episodes} episodes from {file} as run {record.id} "
-        f"({record.domain}/{record.task_set}, traits {record.traits})",
-        markup=False,
-    )
-    if imported.duplicates:
-        out.print(f"{imported.duplicates} repeated (task, trial) records: the later one was kept")
-    out.print(f"Report it with: tautrait report {record.id}", markup=False)
+        lead = "Run the command again to retry those. Counts"
+        out.print(command_hint(lead, f"tautrait report {record.id}", results_db), markup=False)

@@ -1,4 +1,5 @@
-"""Commands over installed parts and stored results: plugins, tasks, runs, export, import."""
+"""Commands over installed parts and stored results: plugins, tasks, runs, export, import,
+import-results."""
 
 from __future__ import annotations
 
@@ -20,7 +21,13 @@ from tautrait_core.cli.root import (
 )
 from tautrait_core.errors import ConfigError
 from tautrait_core.files import open_for_writing, write_text_file
-from tautrait_core.render.console import console, echo_json, plugins_table, runs_table
+from tautrait_core.render.console import (
+    command_hint,
+    console,
+    echo_json,
+    plugins_table,
+    runs_table,
+)
 
 if TYPE_CHECKING:
     from tautrait_core.compat.tau2_import import Tau2Import
@@ -102,10 +109,12 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
     out.print(runs_table(rows))
     for row in rows:
         if row["status"] == STALE_STATUS:
-            out.print(
-                f"[yellow]Run {row['id']} is stale: its process is gone (killed or ended "
-                f"without a word). Continue it with: tautrait run --resume {row['id']}[/yellow]"
+            lead = (
+                f"Run {row['id']} is stale: its process is gone (killed or ended without a "
+                "word). Continue it with"
             )
+            resume = f"tautrait run --resume {row['id']}"
+            out.print(command_hint(lead, resume, results_db), style="yellow", markup=False)
 
 
 @cli.command()
@@ -115,10 +124,9 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
     "export_format",
     type=click.Choice(["tau-bench", "tau2", "sft", "preference"]),
     default="tau-bench",
-    show_default=True,
-    help="tau-bench: upstream's result list (one run); tau2: τ²-bench's results file (one "
-    "run); sft: one chat-format conversation per line (JSONL); preference: pairs of a "
-    "passing and a failing episode (JSONL).",
+    help="tau-bench (the default): upstream's result list (one run); tau2: τ²-bench's "
+    "results file (one run); sft: one chat-format conversation per line (JSONL); "
+    "preference: pairs of a passing and a failing episode (JSONL).",
 )
 @click.option(
     "--outcome",
@@ -129,7 +137,13 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
 @click.option(
     "--min-reward", type=float, default=None, help="sft: only episodes with this reward or more."
 )
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="File to write [default: standard output].",
+)
 @results_db_option
 def export(
     run_ids: tuple[str, ...],
@@ -187,12 +201,16 @@ def export(
 @click.argument("source", type=click.Choice(["tau-trait", "tau2"]))
 @click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
 def import_command(source: str, path: Path) -> None:
-    """Import upstream task sets and data from a checkout of SOURCE at PATH.
+    """Import upstream task sets and data from the checkout at PATH.
 
-    The task files are parsed, never executed. Afterwards run them with
-    --task-set tau-trait:test (or :train, :dev); for tau2 (τ²-bench), with
-    --domain tau2-<domain> --task-set tau2:<domain> (e.g. tau2-retail, tau2:retail;
-    tau2:telecom-small).
+    The first argument says which upstream the checkout is: tau-trait for
+    τ-Trait, tau2 for τ²-bench. Its task files are parsed, never executed.
+    Afterwards run the imported task sets with:
+
+    \b
+      tautrait run --domain retail --task-set tau-trait:test   (or :train, :dev)
+      tautrait run --domain tau2-retail --task-set tau2:retail
+    and so on: tau2-<domain> with tau2:<domain> (e.g. tau2:telecom-small).
     """
     if source == "tau2":
         _import_tau2(path)
@@ -240,3 +258,74 @@ def _print_imports(
         for problem in item.problems:
             out.print(f"  skipped: {problem}")
     out.print(f"Run one with: tautrait run {example} ...")
+
+
+@cli.command("import-results")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--domain", default=None, help="Domain [default: read from the file name].")
+@click.option("--name", default=None, help="Run name [default: the file name].")
+@click.option("--task-set", default=None, help="Task set [default: tau-trait:test].")
+@click.option("--traits", default=None, help="Trait mix, or none [default: from the file name].")
+@click.option(
+    "--agent", default=None, help="Agent strategy [default: the file's, else tool-calling]."
+)
+@click.option("--agent-model", default=None, help="The agent's model.")
+@click.option("--user", default=None, help="User strategy [default: the file's, else llm].")
+@click.option("--user-model", default=None, help="The user simulator's model.")
+@results_db_option
+@json_option
+def import_results(
+    file: Path,
+    domain: str | None,
+    name: str | None,
+    task_set: str | None,
+    traits: str | None,
+    agent: str | None,
+    agent_model: str | None,
+    user: str | None,
+    user_model: str | None,
+    results_db: Path | None,
+    as_json: bool,
+) -> None:
+    """Store an upstream result-list JSON file (tau-bench / tau-Trait) as a run.
+
+    The file holds the episodes but not the settings, so give them as options; they
+    decide which runs compare with it.
+    """
+    from tautrait_core.compat.result_import import ImportSettings, import_result_list
+    from tautrait_core.plugins import get_plugin_manager
+    from tautrait_core.trait_mix import TraitMix
+
+    settings = ImportSettings(
+        domain=domain,
+        name=name,
+        task_set=task_set,
+        traits=None if traits is None else library_call(TraitMix.parse, traits),
+        agent=agent,
+        agent_model=agent_model,
+        user=user,
+        user_model=user_model,
+    )
+    store = open_store(results_db, create=True)
+    known = get_plugin_manager().names("domain")
+    imported = library_call(import_result_list, store, file, settings, known)
+    record = imported.record
+    if as_json:
+        echo_json(
+            {
+                "run": record.model_dump(exclude={"config"}),
+                "episodes": imported.episodes,
+                "duplicates": imported.duplicates,
+            }
+        )
+        return
+    out = console()
+    out.print(
+        f"Imported {imported.episodes} episodes from {file} as run {record.id} "
+        f"({record.domain}/{record.task_set}, traits {record.traits})",
+        markup=False,
+    )
+    if imported.duplicates:
+        out.print(f"{imported.duplicates} repeated (task, trial) records: the later one was kept")
+    hint = command_hint("Report it with", f"tautrait report {record.id}", results_db)
+    out.print(hint, markup=False)

@@ -10,7 +10,9 @@ from tautrait_core.cli.root import cli, library_call
 from tautrait_core.render.console import console
 
 
-@cli.command("serve-scripted")
+@cli.command(
+    "serve-scripted", short_help="Scripted OpenAI-compatible model server, for offline runs."
+)
 @click.option(
     "--domain",
     default=None,
@@ -18,7 +20,11 @@ from tautrait_core.render.console import console
 )
 @click.option("--task-set", default=None, help="Task set to play (default: the domain's).")
 @click.option(
-    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: any."
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port on 127.0.0.1 (0: any free port).",
 )
 @click.option(
     "--reply", default="OK", show_default=True, help="The answer when no --domain is given."
@@ -42,7 +48,8 @@ def serve_scripted(domain: str | None, task_set: str | None, port: int, reply: s
         --agent-api-base http://127.0.0.1:8000/v1 \\
         --user llm --user-model openai/scripted \\
         --user-api-base http://127.0.0.1:8000/v1          # in another
-      tautrait diagnose latest --model openai/scripted --api-base http://127.0.0.1:8000/v1
+      tautrait diagnose latest --model openai/scripted \\
+        --api-base http://127.0.0.1:8000/v1
 
     It listens on 127.0.0.1 only, never on other interfaces.
     """

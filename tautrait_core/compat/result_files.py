@@ -114,7 +114,12 @@ def tau2_result_file(run: RunRecord, results: list[EpisodeResult]) -> dict[str, 
         UnknownNameError, TaskSetError: the run's domain or task set is not installed (and
             the run is not an imported τ² file, whose task ids are kept).
     """
-    from tautrait_core.compat.tau2.results import TAU2_TASK_IDS, tau2_results, tau2_run_info
+    from tautrait_core.compat.tau2.results import (
+        TAU2_TASK_IDS,
+        TAUTRAIT_SETTINGS,
+        tau2_results,
+        tau2_run_info,
+    )
     from tautrait_core.domain.task_sets import tasks_of_run
     from tautrait_core.errors import TautraitError
     from tautrait_core.plugins import lookup
@@ -134,6 +139,13 @@ def tau2_result_file(run: RunRecord, results: list[EpisodeResult]) -> dict[str, 
         run.domain, policy, config.agent, config.agent_model, config.user, config.user_model
     )
     info.update(num_trials=config.num_trials, max_steps=config.max_steps, seed=config.seed)
+    info[TAUTRAIT_SETTINGS] = {
+        "domain": run.domain,
+        "task_set": run.task_set,
+        "traits": config.traits.label(),
+        "agent": config.agent,
+        "user": config.user,
+    }
     return tau2_results(results, tasks, info, seed=config.seed)
 
 

@@ -49,9 +49,11 @@ class ImportSettings:
     """``None``: the domain's imported upstream test split (see ``upstream_task_set``)."""
     traits: TraitMix | None = None
     """``None``: read from the file name (:func:`traits_from_file_name`)."""
-    agent: str = "tool-calling"
+    agent: str | None = None
+    """``None``: what a tautrait export names, else ``tool-calling``."""
     agent_model: str | None = None
-    user: str = "llm"
+    user: str | None = None
+    """``None``: what a tautrait export names, else ``llm``."""
     user_model: str | None = None
 
 
@@ -146,17 +148,22 @@ def import_tau2_results(store: ResultStore, path: Path, settings: ImportSettings
     read = read_tau2_results(path)
     if not read.results:
         raise ConfigError(f"{path} holds no simulations: nothing to import")
-    if settings.domain is None and read.domain is None:
+    own = read.tautrait_settings
+    if settings.domain is None and "domain" not in own and read.domain is None:
         raise ConfigError(f"{path.name} does not name its domain: pass --domain")
-    domain = settings.domain or tau2_domain(str(read.domain))
-    holding = _installed_task_set(domain, read.simulated_task_ids, settings.task_set)
+    domain = settings.domain or own.get("domain") or tau2_domain(str(read.domain))
+    given_set = settings.task_set or own.get("task_set")
+    holding = _installed_task_set(domain, read.simulated_task_ids, given_set)
     installed = None
     if holding is not None:
         task_set, installed = holding
         read = read_tau2_results(path, installed)
     else:
-        task_set = settings.task_set or default_tau2_task_set(domain)
+        task_set = given_set or default_tau2_task_set(domain)
     agent_info, user_info = read.info.get("agent_info") or {}, read.info.get("user_info") or {}
+    traits = settings.traits
+    if traits is None:
+        traits = TraitMix.parse(own.get("traits"))
     return _store_imported_run(
         store,
         path,
@@ -164,7 +171,9 @@ def import_tau2_results(store: ResultStore, path: Path, settings: ImportSettings
         read.results,
         domain=domain,
         task_set=task_set,
-        traits=settings.traits or TraitMix(),
+        traits=traits,
+        agent=settings.agent or own.get("agent"),
+        user=settings.user or own.get("user"),
         agent_model=settings.agent_model or agent_info.get("llm"),
         user_model=settings.user_model or user_info.get("llm"),
         plugins={
@@ -185,17 +194,21 @@ def _store_imported_run(
     traits: TraitMix,
     agent_model: str | None,
     user_model: str | None,
+    agent: str | None = None,
+    user: str | None = None,
     plugins: dict[str, str] | None = None,
 ) -> ImportedRun:
     """Store the results read from ``path`` as a new run of status ``imported``, with the
-    settings the import resolved; ``plugins`` adds to the run's ``imported-from`` entry."""
+    settings the import resolved (``agent`` and ``user``: ``tool-calling`` and ``llm`` when
+    neither they nor ``settings`` name one); ``plugins`` adds to the run's ``imported-from``
+    entry."""
     task_ids = sorted({result.task_id for result in results})
     config = RunConfig(
         domain=domain,
         task_set=task_set,
-        agent=settings.agent,
+        agent=agent or settings.agent or "tool-calling",
         agent_model=agent_model,
-        user=settings.user,
+        user=user or settings.user or "llm",
         user_model=user_model,
         traits=traits,
         num_trials=max(result.trial for result in results) + 1,

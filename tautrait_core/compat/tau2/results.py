@@ -76,6 +76,15 @@ class Tau2Results:
         return set(self.task_ids)
 
     @property
+    def tautrait_settings(self) -> dict[str, str]:
+        """What a tautrait export says of its run (``info.tautrait``: domain, task set,
+        traits, agent, user); empty for a file τ²-bench wrote."""
+        settings = self.info.get(TAUTRAIT_SETTINGS)
+        if not isinstance(settings, dict):
+            return {}
+        return {key: value for key, value in settings.items() if isinstance(value, str)}
+
+    @property
     def domain(self) -> str | None:
         """The domain the file names (``info.environment_info.domain_name``)."""
         environment = self.info.get("environment_info") or {}
@@ -110,10 +119,14 @@ def task_set_holding(
     own = default_tau2_task_set(domain.name)
     for name in sorted(name for name in all_task_sets(domain) if name.startswith(own)):
         tasks = resolve_task_set(domain, name).tasks
-        if task_ids <= {task.id for task in tasks}:
+        if task_ids <= {tau2_task_id(task, position) for position, task in enumerate(tasks)}:
             return name, tasks
     return None
 
+
+TAUTRAIT_SETTINGS = "tautrait"
+"""Key of the ``info`` block under which a tautrait export names the run's own domain,
+task set, traits, agent and user (τ² ignores it), so that an import restores them."""
 
 TAU2_TASK_IDS = "tau2-task-ids"
 """Key of an imported τ² run's stored metadata holding the τ² task id of each position."""
@@ -154,7 +167,9 @@ def read_tau2_results(path: Path, tasks: Sequence[Task] | None = None) -> Tau2Re
         file_tasks = [task_from_tau2(item) for item in data.get("tasks") or []]
     except (ValueError, KeyError, TypeError) as exc:
         raise TaskSetError(f"{path}: a task of the file is invalid ({exc})") from exc
-    index = {task.id: position for position, task in enumerate(tasks or file_tasks)}
+    index = {
+        tau2_task_id(task, position): position for position, task in enumerate(tasks or file_tasks)
+    }
     read = Tau2Results(info=data.get("info") or {}, tasks=file_tasks)
     simulations = parse_items(
         data["simulations"],
