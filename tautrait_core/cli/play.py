@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from tautrait_core.cli.root import cli, library_call
+from tautrait_core.cli.root import cli, library_call, trait_backend_option
 
 
 @cli.command()
@@ -32,12 +32,7 @@ from tautrait_core.cli.root import cli, library_call
 @click.option("--provider", default=None, help="The model side's litellm provider.")
 @click.option("--api-base", default=None, help="OpenAI-compatible server for the model side.")
 @click.option("--traits", default=None, help="The simulated user's trait mix (--as agent).")
-@click.option(
-    "--trait-backend",
-    default="prompt",
-    show_default=True,
-    help="How the traits reach the simulated user: prompt, or steer (tautrait-steer-user).",
-)
+@trait_backend_option
 @click.option("--few-shot-file", default=None, help="Examples for --strategy few-shot.")
 @click.option(
     "--max-steps",

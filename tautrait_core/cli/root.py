@@ -64,6 +64,12 @@ results_db_option = click.option(
     help="Results database [default: in the tautrait data dir, or $TAUTRAIT_HOME].",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Output JSON.")
+trait_backend_option = click.option(
+    "--trait-backend",
+    default="prompt",
+    show_default=True,
+    help="How the traits reach the simulated user: prompt, or steer (tautrait-steer-user).",
+)
 
 
 def concurrency_option(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -22,6 +22,7 @@ from tautrait_core.cli.root import (
     library_call,
     max_cost_option,
     results_db_option,
+    trait_backend_option,
 )
 from tautrait_core.cli.run_command import PLUGIN_OPTION_PREFIX, RunCommand
 from tautrait_core.render.console import command_hint, console, echo_json, follow_up, print_metrics
@@ -92,12 +93,7 @@ ray_address_option = click.option(
     "Model that judges NL assertions (τ²-style tasks whose reward basis holds "
     "NL_ASSERTION; without it they are not scoreable)."
 )
-@click.option(
-    "--trait-backend",
-    default="prompt",
-    show_default=True,
-    help="How traits reach the user: prompt, or steer (tautrait-steer-user).",
-)
+@trait_backend_option
 @click.option("--traits", default=None, help="Trait mix, e.g. impatience=high,confusion=1.")
 @click.option(
     "--traits-file",
