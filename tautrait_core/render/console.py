@@ -57,15 +57,16 @@ def command_hint(lead: str, command: str, results_db: Path | str | None, more: s
     """``lead`` (a sentence ending before its colon), then the command to paste and
     ``more`` of it (e.g. ``" --max-cost <higher limit>"``, a value to fill in).
 
-    With the default results database, ``"lead: command"`` on one line; otherwise the
-    command carries ``--results-db PATH`` (see :func:`follow_up`) and goes on a line of
-    its own, indented two spaces, so that it can be copied whole, after the lead wrapped
-    to 80 columns. Print the result with ``markup=False``: a path may hold square
-    brackets.
+    With the default results database and within 80 columns, ``"lead: command"`` on one
+    line; otherwise the command (with ``--results-db PATH`` for another database, see
+    :func:`follow_up`) goes on a line of its own, indented two spaces, so that it can be
+    copied whole, after the lead wrapped to 80 columns. Print the result with
+    ``markup=False``: a path may hold square brackets.
     """
     pasted = follow_up(command, results_db)
-    if pasted == command:
-        return f"{lead}: {command}{more}"
+    one_line = f"{lead}: {command}{more}"
+    if pasted == command and len(one_line) <= 80:
+        return one_line
     return f"{textwrap.fill(lead + ':', 80)}\n  {pasted}{more}"
 
 
