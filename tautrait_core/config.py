@@ -80,6 +80,18 @@ def declared_run_options() -> dict[str, RunOption]:
     return options
 
 
+def parse_task_ids(text: str) -> list[int]:
+    """Task ids written as ``--task-ids`` takes them: ``'0,3,7'`` or ``'0 3 7'``.
+
+    Raises:
+        ValueError: a part is not an integer.
+    """
+    try:
+        return [int(part) for part in text.replace(",", " ").split()]
+    except ValueError:
+        raise ValueError(f"task ids are integers, e.g. '0,3,7'; got {text!r}") from None
+
+
 class RunConfig(BaseModel):
     """Everything that defines a run.
 
@@ -233,6 +245,11 @@ class RunConfig(BaseModel):
     @classmethod
     def _paths(cls, value: object) -> object:
         return str(value) if isinstance(value, PathLike) else value
+
+    @field_validator("task_ids", mode="before")
+    @classmethod
+    def _task_ids(cls, value: object) -> object:
+        return parse_task_ids(value) if isinstance(value, str) else value
 
     @field_validator("shuffle", mode="before")
     @classmethod

@@ -6,6 +6,9 @@ Each error's message says what was wrong and how to fix it; the CLI turns them i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 class TautraitError(Exception):
     """Base class of every error the library raises on purpose."""
@@ -76,3 +79,9 @@ class RunBusyError(TautraitError):
 def first_line(exc: BaseException) -> str:
     """The first line of ``exc``'s message, or the name of its type when it has none."""
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def validation_problem(error: Mapping[str, Any]) -> str:
+    """The message of one of pydantic's validation errors (an item of ``errors()``), less
+    the ``Value error, `` that pydantic puts before a validator's own ``ValueError``."""
+    return str(error["msg"]).removeprefix("Value error, ")

@@ -127,6 +127,20 @@ def test_dry_run_lists_points_and_runs_nothing(
     assert "24 episodes would run" in text.output
 
 
+def test_task_ids_are_written_as_on_the_command_line(
+    toy_plugin, tmp_path: Path, isolated_home: Path
+) -> None:
+    for written in ('"0,2"', '"0 2"', "[0, 2]"):
+        path = write(tmp_path, GRID.replace("[base]", f"[base]\ntask_ids = {written}"))
+        result = sweep(str(path), "--dry-run")
+        assert result.exit_code == 0, result.output
+        assert "16 episodes would run" in result.output  # 4 points x 2 tasks x 2 trials
+    path = write(tmp_path, GRID.replace("[base]", '[base]\ntask_ids = "0,two"'))
+    result = sweep(str(path), "--dry-run")
+    assert result.exit_code != 0
+    assert "task_ids: task ids are integers, e.g. '0,3,7'; got '0,two'" in result.output
+
+
 def test_changed_file_is_refused_and_new_starts_over(
     toy_plugin, tmp_path: Path, isolated_home: Path
 ) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from tautrait_core.errors import TautraitError
+from tautrait_core.errors import TautraitError, validation_problem
 
 if TYPE_CHECKING:
     from tautrait_core.llm.client import ModelSpec
@@ -29,7 +29,7 @@ def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
         if not is_validation_error(exc):
             raise
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in error['loc']) or 'value'}: {error['msg']}"
+            f"{'.'.join(str(p) for p in error['loc']) or 'value'}: {validation_problem(error)}"
             for error in exc.errors()
         )
         raise click.ClickException(f"invalid settings: {problems}") from exc

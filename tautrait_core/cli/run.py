@@ -219,7 +219,7 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     are accepted, so an upstream command line ports by replacing `python run.py` with
     `tautrait run`.
     """
-    from tautrait_core.config import RunConfig
+    from tautrait_core.config import RunConfig, parse_task_ids
     from tautrait_core.trait_mix import TraitMix
 
     # only what was given: a resumed run keeps its stored settings for the rest
@@ -235,7 +235,7 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
         options["traits"] = library_call(TraitMix.from_file, traits_file)
     if task_ids is not None:
         try:
-            options["task_ids"] = [int(part) for part in task_ids.replace(",", " ").split()]
+            options["task_ids"] = parse_task_ids(task_ids)
         except ValueError as exc:
             raise click.BadParameter(f"--task-ids takes integers, got {task_ids!r}") from exc
     plugin_options = {

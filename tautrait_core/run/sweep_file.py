@@ -31,7 +31,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tautrait_core.config import MOVED_TO_PLUGINS, RunConfig, declared_run_options
-from tautrait_core.errors import SweepError, TautraitError
+from tautrait_core.errors import SweepError, TautraitError, validation_problem
 from tautrait_core.files import read_text_file
 
 RESERVED_KEYS = {
@@ -210,7 +210,7 @@ def _prepare_point(
             key = str(error["loc"][0]) if error["loc"] else "?"
             table = "grid" if key in values else "base"
             at = f" at {where}" if table == "grid" else ""
-            errors[f"[{table}] {key}{at}: {error['msg']}"] = None
+            errors[f"[{table}] {key}{at}: {validation_problem(error)}"] = None
         return None
     except TautraitError as exc:
         errors[f"{where if values else '[base]'}: {exc}"] = None
