@@ -52,12 +52,12 @@ from pathlib import Path
 from typing import Any
 
 from tautrait_core.compat.hashing import upstream_hash
-from tautrait_core.domain import reward as reward_module
-from tautrait_core.domain.reward import compute_reward, replay_actions
 from tautrait_core.domain.state import StateTemplate
-from tautrait_core.domain.task import Task
 from tautrait_core.domain.task_sets import TAU2_SOURCE
+from tautrait_core.grading import reward as reward_module
+from tautrait_core.grading.reward import compute_reward, replay_actions
 from tautrait_core.plugins import get_plugin_manager
+from tautrait_core.types.task import Task
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from tau2_env_cost import bench_tau2_domain, import_tau2_for_this_run
@@ -77,7 +77,7 @@ def rss_mib(field: str = "VmRSS") -> float:
 
 def run_episode(domain: Any, template: StateTemplate, task: Task, clear_gold: bool = True) -> None:
     if clear_gold:
-        reward_module._gold_cache.clear()
+        reward_module._gold_states.clear()
     with template.new_episode() as db:
         replay_actions(domain, db, task.actions)
         compute_reward(domain, task, db, [])

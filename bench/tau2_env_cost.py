@@ -41,16 +41,11 @@ from typing import Any
 
 from tau2_upstream import Tau2Source, Tau2UpstreamError, is_tau2_source
 
-from tautrait_core import tau2_db_hash
-from tautrait_core.compat.tau2_import import DATA_FILES, find_domains_dir
-from tautrait_core.domain import criteria_reward
-from tautrait_core.domain.criteria_checks import as_action
-from tautrait_core.domain.criteria_reward import grade_criteria
+from tautrait_core.compat.tau2.actions import as_action
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.set_up_images import forget_images
 from tautrait_core.domain.state import StateTemplate
-from tautrait_core.domain.task import Task
 from tautrait_core.domain.task_sets import (
     TAU2_SOURCE,
     all_task_sets,
@@ -58,10 +53,15 @@ from tautrait_core.domain.task_sets import (
     tau2_domain_of,
     template_for,
 )
-from tautrait_core.episode.messages import Message, ToolCall
-from tautrait_core.episode.tool_execution import execute_tool_call
+from tautrait_core.domain.tool_execution import execute_tool_call
+from tautrait_core.grading import criteria_reward
+from tautrait_core.grading.criteria_reward import grade_criteria
+from tautrait_core.interchange.tau2_import import DATA_FILES, find_domains_dir
 from tautrait_core.paths import HOME_ENV
 from tautrait_core.plugins import get_plugin_manager
+from tautrait_core.tau2 import tau2_db_hash
+from tautrait_core.types.messages import Message, ToolCall
+from tautrait_core.types.task import Task
 
 TODAY = dt.date(2025, 1, 15)
 """The episodes' date (fixed, so that every run grades the same way)."""
@@ -236,7 +236,7 @@ def tau2_source(domain: Domain, checkout: Path | None) -> Tau2Source | None:
 
 def import_tau2_for_this_run(checkout: Path) -> None:
     """Import the τ²-bench checkout into a temporary data folder for this process."""
-    from tautrait_core.compat.tau2_import import import_tau2
+    from tautrait_core.interchange.tau2_import import import_tau2
 
     os.environ[HOME_ENV] = tempfile.mkdtemp(prefix="env-cost-tau2-")
     import_tau2(checkout)

@@ -30,8 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.domain.criteria_checks import action_to_tau2, as_action
-from tautrait_core.domain.task import Task
+from tautrait_core.compat.tau2.actions import action_to_tau2, as_action
+from tautrait_core.types.task import Task
 
 TELECOM_ENVIRONMENT = Path("src") / "tau2" / "domains" / "telecom" / "environment.py"
 """The file that makes a folder a τ²-bench source checkout with its telecom domain."""

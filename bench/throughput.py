@@ -90,8 +90,8 @@ def serve(domain_name: str, latency_s: float, ready: Any, requests: Any, replies
     ``requests`` is answered on ``replies`` with the times of the episode answers made
     since the previous item (the floor's answers are not timed)."""
     from tautrait_core.plugins import lookup
-    from tautrait_core.testing.scripts import GoldScript
-    from tautrait_core.testing.server import ScriptedModelServer
+    from tautrait_core.scripted.scripts import GoldScript
+    from tautrait_core.scripted.server import ScriptedModelServer
 
     domain = lookup("domain", domain_name)
     tasks = domain.task_sets[domain.default_task_set].tasks
@@ -178,7 +178,7 @@ def measure(
 ) -> dict[str, Any]:
     """Run about ``episodes`` episodes at ``concurrency``; wall time, calls, CPU, and when
     the run and its last episode started (wall clock)."""
-    from tautrait_core.config import RunConfig
+    from tautrait_core.config.run_config import RunConfig
     from tautrait_core.plugins import lookup
     from tautrait_core.run.runner import execute
 

@@ -1,8 +1,11 @@
 """tautrait: evaluate tool-using agents against simulated users with personality traits.
 
 This module is the public API: everything a plugin (a domain, an agent, a user simulator, a
-trait backend or a command) imports comes from here, and nothing else in the package is
-promised to stay where it is. Tests of plugins also use :mod:`tautrait_core.testing`.
+trait backend or a command) imports comes from here or from three public modules beside it,
+and nothing else in the package is promised to stay where it is: tests of plugins use
+:mod:`tautrait_core.testing`, τ²-style domains :mod:`tautrait_core.tau2`, and a plugin's own
+CLI commands :mod:`tautrait_core.commands`. Each public name is listed once, in the
+``if TYPE_CHECKING:`` block below.
 
 Names load on first use, so importing the package (and starting the CLI) stays fast.
 """
@@ -11,356 +14,191 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tautrait_core.hookspecs import hookimpl, hookspec
+from tautrait_core.hookmarkers import hookimpl as hookimpl, hookspec as hookspec
 from tautrait_core.lazy_exports import lazy_exports
 
 if TYPE_CHECKING:
-    from tautrait_core.analysis.rescore import rescore
-    from tautrait_core.cli.root import json_option, library_call, open_store, results_db_option
+    from tautrait_core.analysis.rescore import (
+        rescore as rescore,
+    )
     from tautrait_core.compat.data_files import (
-        UpstreamCodec,
-        read_collections,
-        upstream_collection,
-        write_collections,
-        write_data_command,
+        UpstreamCodec as UpstreamCodec,
+        read_collections as read_collections,
+        upstream_collection as upstream_collection,
+        write_collections as write_collections,
+        write_data_command as write_data_command,
     )
-    from tautrait_core.compat.hashing import UpstreamBaseline, upstream_changes, upstream_hash
+    from tautrait_core.compat.hashing import (
+        UpstreamBaseline as UpstreamBaseline,
+        upstream_changes as upstream_changes,
+        upstream_hash as upstream_hash,
+    )
     from tautrait_core.compat.records import (
-        JSONValue,
-        RecordRow,
-        check_record_id,
-        check_record_keys,
-        json_field,
-        json_value_field,
+        JSONValue as JSONValue,
+        RecordRow as RecordRow,
+        check_record_id as check_record_id,
+        check_record_keys as check_record_keys,
+        json_field as json_field,
+        json_value_field as json_value_field,
     )
-    from tautrait_core.compat.tau2.hashing import tau2_db_hash
-    from tautrait_core.compat.tau2.merge import tau2_deep_merge
-    from tautrait_core.compat.tau2.serialise import tau2_json
-    from tautrait_core.compat.tau2.tools import (
-        TAU2_UNKNOWN_TOOL,
-        Tau2Tool,
-        tau2_calculate,
-        tau2_calculate_tool,
-        tau2_found,
-        tau2_tool,
-        tau2_transfer_tool,
+    from tautrait_core.config.parts import (
+        AgentSettings as AgentSettings,
+        ExecutorSettings as ExecutorSettings,
+        JudgeSettings as JudgeSettings,
+        Limits as Limits,
+        StorageSettings as StorageSettings,
+        TransportSettings as TransportSettings,
+        UserSettings as UserSettings,
     )
-    from tautrait_core.config import RunConfig
-    from tautrait_core.domain.checks import TaskCheck, check_task, check_task_set
-    from tautrait_core.domain.common_tools import calculate, think, transfer_to_human_agents
-    from tautrait_core.domain.criteria import (
-        EnvAssertion,
-        EnvFunctionCall,
-        EvaluationCriteria,
-        InitialData,
-        InitialState,
-        RewardBasis,
+    from tautrait_core.config.run_config import (
+        RunConfig as RunConfig,
     )
-    from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
-    from tautrait_core.domain.hook import domain_hook
-    from tautrait_core.domain.initial_state import apply_initial_state
-    from tautrait_core.domain.layout import DomainLayout, imported_tau2_domain
-    from tautrait_core.domain.plain_rows import PlainRecord
-    from tautrait_core.domain.reward import (
-        RewardInfo,
-        compute_reward,
-        gold_plan,
-        is_gold_tool_call,
-        replay_actions,
+    from tautrait_core.domain.common_tools import (
+        calculate as calculate,
+        think as think,
+        transfer_to_human_agents as transfer_to_human_agents,
     )
-    from tautrait_core.domain.state import EpisodeDB, StateTemplate
-    from tautrait_core.domain.task import RESPOND_ACTION, Action, Task
+    from tautrait_core.domain.domain import (
+        Domain as Domain,
+        TaskSet as TaskSet,
+        UpstreamFormat as UpstreamFormat,
+    )
+    from tautrait_core.domain.hook import (
+        domain_hook as domain_hook,
+    )
+    from tautrait_core.domain.initial_state import (
+        apply_initial_state as apply_initial_state,
+    )
+    from tautrait_core.domain.layout import (
+        DomainLayout as DomainLayout,
+    )
+    from tautrait_core.domain.plain_rows import (
+        PlainRecord as PlainRecord,
+    )
+    from tautrait_core.domain.state import (
+        EpisodeDB as EpisodeDB,
+        StateTemplate as StateTemplate,
+    )
     from tautrait_core.domain.task_sets import (
-        resolve_task_set,
-        tau2_data_dir,
-        tau2_data_file,
-        template_for,
+        resolve_task_set as resolve_task_set,
+        template_for as template_for,
     )
-    from tautrait_core.domain.template_cache import TemplateCache, per_template
-    from tautrait_core.domain.tools import ERROR_PREFIX, Tool, tool
-    from tautrait_core.episode.agent import Agent
-    from tautrait_core.episode.context import EpisodeContext
-    from tautrait_core.episode.messages import (
-        OUT_OF_SCOPE_TOKEN,
-        STOP_TOKEN,
-        TAU2_GREETING,
-        TRANSFER_TOKEN,
-        Message,
-        ToolCall,
+    from tautrait_core.domain.template_cache import (
+        TemplateCache as TemplateCache,
+        per_template as per_template,
     )
-    from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
-    from tautrait_core.episode.trait_backend import Generation, TraitBackend
-    from tautrait_core.episode.user import UserSimulator, UserTurn
+    from tautrait_core.domain.tools import (
+        ERROR_PREFIX as ERROR_PREFIX,
+        Tool as Tool,
+        tool as tool,
+    )
+    from tautrait_core.episode.agent import (
+        Agent as Agent,
+    )
+    from tautrait_core.episode.context import (
+        EpisodeContext as EpisodeContext,
+    )
+    from tautrait_core.episode.trait_backend import (
+        Generation as Generation,
+        TraitBackend as TraitBackend,
+    )
+    from tautrait_core.episode.user import (
+        UserSimulator as UserSimulator,
+        UserTurn as UserTurn,
+    )
     from tautrait_core.errors import (
-        ConfigError,
-        ContextWindowError,
-        PluginError,
-        ProviderError,
-        TaskSetError,
-        TautraitError,
-        TraitError,
-        UnknownNameError,
+        ConfigError as ConfigError,
+        ContextWindowError as ContextWindowError,
+        PluginError as PluginError,
+        ProviderError as ProviderError,
+        TaskSetError as TaskSetError,
+        TautraitError as TautraitError,
+        TraitError as TraitError,
+        UnknownNameError as UnknownNameError,
     )
-    from tautrait_core.llm.client import Completion, ModelSpec, call_log, complete
-    from tautrait_core.llm.keys import apply_stored_keys, redact, set_key
-    from tautrait_core.llm.retries import retry_delay
-    from tautrait_core.llm.usage import ModelCall, Usage
-    from tautrait_core.plugins import get_plugin_manager, lookup
-    from tautrait_core.registrations import DeferredPart
-    from tautrait_core.render.console import console, echo_json
-    from tautrait_core.run.prepared import PreparedRun, prepare
-    from tautrait_core.run.runner import RunReport, execute, run
-    from tautrait_core.run_options import RunOption
-    from tautrait_core.trait_mix import INTENSITY_WORDS, TRAITS, TraitMix, canonical_trait
+    from tautrait_core.grading.checks import (
+        TaskCheck as TaskCheck,
+        check_task as check_task,
+        check_task_set as check_task_set,
+    )
+    from tautrait_core.grading.reward import (
+        compute_reward as compute_reward,
+        gold_plan as gold_plan,
+        is_gold_tool_call as is_gold_tool_call,
+        replay_actions as replay_actions,
+    )
+    from tautrait_core.llm.client import (
+        Completion as Completion,
+        ModelSpec as ModelSpec,
+        call_log as call_log,
+        complete as complete,
+    )
+    from tautrait_core.llm.keys import (
+        apply_stored_keys as apply_stored_keys,
+        redact as redact,
+        set_key as set_key,
+    )
+    from tautrait_core.llm.retries import (
+        retry_delay as retry_delay,
+    )
+    from tautrait_core.plugins import (
+        get_plugin_manager as get_plugin_manager,
+        lookup as lookup,
+    )
+    from tautrait_core.registrations import (
+        DeferredPart as DeferredPart,
+    )
+    from tautrait_core.run.prepared import (
+        PreparedRun as PreparedRun,
+        prepare as prepare,
+    )
+    from tautrait_core.run.runner import (
+        RunReport as RunReport,
+        execute as execute,
+        run as run,
+    )
+    from tautrait_core.run_options import (
+        RunOption as RunOption,
+    )
+    from tautrait_core.trait_mix import (
+        INTENSITY_WORDS as INTENSITY_WORDS,
+        TRAITS as TRAITS,
+        TraitMix as TraitMix,
+        canonical_trait as canonical_trait,
+    )
+    from tautrait_core.types.criteria import (
+        EnvAssertion as EnvAssertion,
+        EnvFunctionCall as EnvFunctionCall,
+        EvaluationCriteria as EvaluationCriteria,
+        InitialData as InitialData,
+        InitialState as InitialState,
+        RewardBasis as RewardBasis,
+    )
+    from tautrait_core.types.messages import (
+        OUT_OF_SCOPE_TOKEN as OUT_OF_SCOPE_TOKEN,
+        STOP_TOKEN as STOP_TOKEN,
+        TRANSFER_TOKEN as TRANSFER_TOKEN,
+        Message as Message,
+        ToolCall as ToolCall,
+    )
+    from tautrait_core.types.result import (
+        EpisodeResult as EpisodeResult,
+        Outcome as Outcome,
+        Termination as Termination,
+    )
+    from tautrait_core.types.reward import (
+        RewardInfo as RewardInfo,
+    )
+    from tautrait_core.types.task import (
+        RESPOND_ACTION as RESPOND_ACTION,
+        Action as Action,
+        Task as Task,
+    )
+    from tautrait_core.types.usage import (
+        ModelCall as ModelCall,
+        Usage as Usage,
+    )
 
-_EXPORTS = {
-    # building a domain
-    "Domain": "tautrait_core.domain.domain",
-    "TaskSet": "tautrait_core.domain.domain",
-    "UpstreamFormat": "tautrait_core.domain.domain",
-    "DomainLayout": "tautrait_core.domain.layout",
-    "imported_tau2_domain": "tautrait_core.domain.layout",
-    "domain_hook": "tautrait_core.domain.hook",
-    "Task": "tautrait_core.domain.task",
-    "RewardBasis": "tautrait_core.domain.criteria",
-    "EvaluationCriteria": "tautrait_core.domain.criteria",
-    "EnvAssertion": "tautrait_core.domain.criteria",
-    "EnvFunctionCall": "tautrait_core.domain.criteria",
-    "InitialState": "tautrait_core.domain.criteria",
-    "InitialData": "tautrait_core.domain.criteria",
-    "Action": "tautrait_core.domain.task",
-    "RESPOND_ACTION": "tautrait_core.domain.task",
-    "Tool": "tautrait_core.domain.tools",
-    "tool": "tautrait_core.domain.tools",
-    "ERROR_PREFIX": "tautrait_core.domain.tools",
-    "EpisodeDB": "tautrait_core.domain.state",
-    "PlainRecord": "tautrait_core.domain.plain_rows",
-    "StateTemplate": "tautrait_core.domain.state",
-    "TemplateCache": "tautrait_core.domain.template_cache",
-    "per_template": "tautrait_core.domain.template_cache",
-    "calculate": "tautrait_core.domain.common_tools",
-    "think": "tautrait_core.domain.common_tools",
-    "transfer_to_human_agents": "tautrait_core.domain.common_tools",
-    "RewardInfo": "tautrait_core.domain.reward",
-    "compute_reward": "tautrait_core.domain.reward",
-    "replay_actions": "tautrait_core.domain.reward",
-    "rescore": "tautrait_core.analysis.rescore",
-    "gold_plan": "tautrait_core.domain.reward",
-    "is_gold_tool_call": "tautrait_core.domain.reward",
-    "TaskCheck": "tautrait_core.domain.checks",
-    "check_task": "tautrait_core.domain.checks",
-    "check_task_set": "tautrait_core.domain.checks",
-    "resolve_task_set": "tautrait_core.domain.task_sets",
-    "template_for": "tautrait_core.domain.task_sets",
-    # upstream compatibility
-    "UpstreamBaseline": "tautrait_core.compat.hashing",
-    "upstream_changes": "tautrait_core.compat.hashing",
-    "upstream_hash": "tautrait_core.compat.hashing",
-    "JSONValue": "tautrait_core.compat.records",
-    "RecordRow": "tautrait_core.compat.records",
-    "read_collections": "tautrait_core.compat.data_files",
-    "UpstreamCodec": "tautrait_core.compat.data_files",
-    "upstream_collection": "tautrait_core.compat.data_files",
-    "write_collections": "tautrait_core.compat.data_files",
-    "write_data_command": "tautrait_core.compat.data_files",
-    "check_record_keys": "tautrait_core.compat.records",
-    "check_record_id": "tautrait_core.compat.records",
-    "json_field": "tautrait_core.compat.records",
-    "json_value_field": "tautrait_core.compat.records",
-    "tau2_json": "tautrait_core.compat.tau2.serialise",
-    "tau2_db_hash": "tautrait_core.compat.tau2.hashing",
-    "tau2_deep_merge": "tautrait_core.compat.tau2.merge",
-    "Tau2Tool": "tautrait_core.compat.tau2.tools",
-    "TAU2_UNKNOWN_TOOL": "tautrait_core.compat.tau2.tools",
-    "tau2_tool": "tautrait_core.compat.tau2.tools",
-    "tau2_found": "tautrait_core.compat.tau2.tools",
-    "tau2_calculate": "tautrait_core.compat.tau2.tools",
-    "tau2_calculate_tool": "tautrait_core.compat.tau2.tools",
-    "tau2_transfer_tool": "tautrait_core.compat.tau2.tools",
-    "tau2_data_dir": "tautrait_core.domain.task_sets",
-    "tau2_data_file": "tautrait_core.domain.task_sets",
-    # agents, user simulators and trait backends
-    "Agent": "tautrait_core.episode.agent",
-    "UserSimulator": "tautrait_core.episode.user",
-    "TraitBackend": "tautrait_core.episode.trait_backend",
-    "Generation": "tautrait_core.episode.trait_backend",
-    "EpisodeContext": "tautrait_core.episode.context",
-    "Message": "tautrait_core.episode.messages",
-    "ToolCall": "tautrait_core.episode.messages",
-    "STOP_TOKEN": "tautrait_core.episode.messages",
-    "TRANSFER_TOKEN": "tautrait_core.episode.messages",
-    "OUT_OF_SCOPE_TOKEN": "tautrait_core.episode.messages",
-    "TAU2_GREETING": "tautrait_core.episode.messages",
-    "UserTurn": "tautrait_core.episode.user",
-    "apply_initial_state": "tautrait_core.domain.initial_state",
-    "TraitMix": "tautrait_core.trait_mix",
-    "TRAITS": "tautrait_core.trait_mix",
-    "INTENSITY_WORDS": "tautrait_core.trait_mix",
-    "canonical_trait": "tautrait_core.trait_mix",
-    # model calls
-    "ModelSpec": "tautrait_core.llm.client",
-    "Completion": "tautrait_core.llm.client",
-    "complete": "tautrait_core.llm.client",
-    "call_log": "tautrait_core.llm.client",
-    "retry_delay": "tautrait_core.llm.retries",
-    "Usage": "tautrait_core.llm.usage",
-    "ModelCall": "tautrait_core.llm.usage",
-    "apply_stored_keys": "tautrait_core.llm.keys",
-    "redact": "tautrait_core.llm.keys",
-    "set_key": "tautrait_core.llm.keys",
-    # runs and results
-    "RunConfig": "tautrait_core.config",
-    "RunOption": "tautrait_core.run_options",
-    "PreparedRun": "tautrait_core.run.prepared",
-    "prepare": "tautrait_core.run.prepared",
-    "RunReport": "tautrait_core.run.runner",
-    "execute": "tautrait_core.run.runner",
-    "run": "tautrait_core.run.runner",
-    "EpisodeResult": "tautrait_core.episode.result",
-    "Outcome": "tautrait_core.episode.result",
-    "Termination": "tautrait_core.episode.result",
-    # plugins and errors
-    "get_plugin_manager": "tautrait_core.plugins",
-    "lookup": "tautrait_core.plugins",
-    "DeferredPart": "tautrait_core.registrations",
-    "TautraitError": "tautrait_core.errors",
-    "ConfigError": "tautrait_core.errors",
-    "ContextWindowError": "tautrait_core.errors",
-    "PluginError": "tautrait_core.errors",
-    "ProviderError": "tautrait_core.errors",
-    "TaskSetError": "tautrait_core.errors",
-    "TraitError": "tautrait_core.errors",
-    "UnknownNameError": "tautrait_core.errors",
-    # command plugins
-    "library_call": "tautrait_core.cli.root",
-    "json_option": "tautrait_core.cli.root",
-    "results_db_option": "tautrait_core.cli.root",
-    "open_store": "tautrait_core.cli.root",
-    "console": "tautrait_core.render.console",
-    "echo_json": "tautrait_core.render.console",
-}
-
-__all__ = [
-    "ERROR_PREFIX",
-    "INTENSITY_WORDS",
-    "OUT_OF_SCOPE_TOKEN",
-    "RESPOND_ACTION",
-    "STOP_TOKEN",
-    "TAU2_GREETING",
-    "TAU2_UNKNOWN_TOOL",
-    "TRAITS",
-    "TRANSFER_TOKEN",
-    "Action",
-    "Agent",
-    "Completion",
-    "ConfigError",
-    "ContextWindowError",
-    "DeferredPart",
-    "Domain",
-    "DomainLayout",
-    "EnvAssertion",
-    "EnvFunctionCall",
-    "EpisodeContext",
-    "EpisodeDB",
-    "EpisodeResult",
-    "EvaluationCriteria",
-    "Generation",
-    "InitialData",
-    "InitialState",
-    "JSONValue",
-    "Message",
-    "ModelCall",
-    "ModelSpec",
-    "Outcome",
-    "PlainRecord",
-    "PluginError",
-    "PreparedRun",
-    "ProviderError",
-    "RecordRow",
-    "RewardBasis",
-    "RewardInfo",
-    "RunConfig",
-    "RunOption",
-    "RunReport",
-    "StateTemplate",
-    "Task",
-    "TaskCheck",
-    "TaskSet",
-    "TaskSetError",
-    "Tau2Tool",
-    "TautraitError",
-    "TemplateCache",
-    "Termination",
-    "Tool",
-    "ToolCall",
-    "TraitBackend",
-    "TraitError",
-    "TraitMix",
-    "UnknownNameError",
-    "UpstreamBaseline",
-    "UpstreamCodec",
-    "UpstreamFormat",
-    "Usage",
-    "UserSimulator",
-    "UserTurn",
-    "apply_initial_state",
-    "apply_stored_keys",
-    "calculate",
-    "call_log",
-    "canonical_trait",
-    "check_record_id",
-    "check_record_keys",
-    "check_task",
-    "check_task_set",
-    "complete",
-    "compute_reward",
-    "console",
-    "domain_hook",
-    "echo_json",
-    "execute",
-    "get_plugin_manager",
-    "gold_plan",
-    "hookimpl",
-    "hookspec",
-    "imported_tau2_domain",
-    "is_gold_tool_call",
-    "json_field",
-    "json_option",
-    "json_value_field",
-    "library_call",
-    "lookup",
-    "open_store",
-    "per_template",
-    "prepare",
-    "read_collections",
-    "redact",
-    "replay_actions",
-    "rescore",
-    "resolve_task_set",
-    "results_db_option",
-    "retry_delay",
-    "run",
-    "set_key",
-    "tau2_calculate",
-    "tau2_calculate_tool",
-    "tau2_data_dir",
-    "tau2_data_file",
-    "tau2_db_hash",
-    "tau2_deep_merge",
-    "tau2_found",
-    "tau2_json",
-    "tau2_tool",
-    "tau2_transfer_tool",
-    "template_for",
-    "think",
-    "tool",
-    "transfer_to_human_agents",
-    "upstream_changes",
-    "upstream_collection",
-    "upstream_hash",
-    "write_collections",
-    "write_data_command",
-]
-
-
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+__getattr__, __dir__, __all__ = lazy_exports(
+    __name__, __file__, globals(), ("hookimpl", "hookspec")
+)

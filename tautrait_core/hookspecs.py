@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import pluggy
+from tautrait_core.hookmarkers import hookspec
 
 if TYPE_CHECKING:
     import click
@@ -24,11 +24,6 @@ if TYPE_CHECKING:
     from tautrait_core.episode.trait_backend import TraitBackend
     from tautrait_core.episode.user import UserSimulator
     from tautrait_core.run_options import RunOption
-
-PROJECT_NAME = "tautrait"
-
-hookspec = pluggy.HookspecMarker(PROJECT_NAME)
-hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 
 
 @hookspec
@@ -75,7 +70,8 @@ def register_run_options(register: Callable[[RunOption], None]) -> None:
 
     :param register: call ``register(RunOption(name=..., help=..., type=..., default=...))``
         once per option; a run stores the value in ``RunConfig.plugin_options[name]``, and
-        the plugin reads it with ``config.plugin_option(name)``. Keep this hook in the
+        an episode reads it with ``context.plugin_option(name)`` (a strategy's
+        ``check_config`` with ``option.value_in(config.plugin_options)``). Keep this hook in the
         plugin's light top-level module: ``tautrait run --help`` calls it.
     """
 

@@ -30,6 +30,7 @@ import pluggy
 
 from tautrait_core import hookspecs
 from tautrait_core.errors import PluginError, UnknownNameError
+from tautrait_core.hookmarkers import PROJECT_NAME
 from tautrait_core.registrations import (
     CORE_DISTRIBUTION,
     LOAD_PLUGINS_ENV,
@@ -39,9 +40,10 @@ from tautrait_core.registrations import (
     PluginInfo,
     PluginLoadWarning,
     Provenance,
-    describe_error,
+    failure_reason,
     nonconformity,
     option_clash,
+    unknown_selection,
 )
 
 DEFAULT_PLUGINS = (
@@ -64,22 +66,6 @@ REGISTRY_HOOKS = {
 PLUGIN_FAILURES = (Exception, SystemExit)
 
 
-def _reason(exc: BaseException) -> str:
-    """Why a plugin failed: ``Type: message``, or that it called ``sys.exit()``."""
-    if isinstance(exc, Exception):
-        return describe_error(exc)
-    return f"{type(exc).__name__}: the plugin called sys.exit({getattr(exc, 'code', None)!r})"
-
-
-def _unknown_selection(unknown: list[str], installed: list[str]) -> str:
-    """The warning about names in ``TAUTRAIT_LOAD_PLUGINS`` that no installed plugin has."""
-    return (
-        f"{LOAD_PLUGINS_ENV} names {', '.join(map(repr, unknown))}, which no installed plugin "
-        f"is called (installed: {', '.join(installed) or 'none'}); fix the name, or unset "
-        f"{LOAD_PLUGINS_ENV} to load every installed plugin"
-    )
-
-
 def _core_version() -> str:
     try:
         return metadata.version(CORE_DISTRIBUTION)
@@ -95,7 +81,7 @@ class PluginManager:
     """
 
     def __init__(self) -> None:
-        self.pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+        self.pm = pluggy.PluginManager(PROJECT_NAME)
         self.pm.add_hookspecs(hookspecs)
         self.provenance: dict[str, Provenance] = {}
         self.load_failures: list[LoadFailure] = []
@@ -130,12 +116,12 @@ class PluginManager:
     def _load_entry_points(self) -> None:
         selected = os.environ.get(LOAD_PLUGINS_ENV)
         wanted = None if selected is None else {n.strip() for n in selected.split(",")} - {""}
-        entry_points = metadata.entry_points(group=hookspecs.PROJECT_NAME)
+        entry_points = metadata.entry_points(group=PROJECT_NAME)
         if wanted is not None:
             installed = sorted({entry_point.name for entry_point in entry_points})
             self.left_out = [name for name in installed if name not in wanted]
             if unknown := sorted(wanted - set(installed)):
-                warnings.warn(_unknown_selection(unknown, installed), PluginLoadWarning, 4)
+                warnings.warn(unknown_selection(unknown, installed), PluginLoadWarning, 4)
         for entry_point in entry_points:
             if wanted is not None and entry_point.name not in wanted:
                 continue
@@ -148,7 +134,7 @@ class PluginManager:
             try:
                 module = entry_point.load()
             except PLUGIN_FAILURES as exc:  # a broken plugin must not break the CLI
-                self._report(LoadFailure(entry_point.name, dist_name, version, _reason(exc)))
+                self._report(LoadFailure(entry_point.name, dist_name, version, failure_reason(exc)))
                 continue
             self.register(
                 module,
@@ -175,7 +161,9 @@ class PluginManager:
 
     def _hook_failed(self, plugin: str, hook: str, exc: BaseException) -> None:
         source = self.provenance.get(plugin) or Provenance(plugin, "?", "")
-        self._report(LoadFailure(plugin, source.distribution, source.version, _reason(exc), hook))
+        self._report(
+            LoadFailure(plugin, source.distribution, source.version, failure_reason(exc), hook)
+        )
 
     def register(self, plugin: object, name: str, provenance: Provenance | None = None) -> None:
         """Register a plugin object (module or class with ``@hookimpl`` functions).
@@ -199,16 +187,28 @@ class PluginManager:
 
     # -- registries ------------------------------------------------------------------
 
+    def _implementations(self, hook_name: str) -> list[tuple[str, Any]]:
+        """Each plugin implementing ``hook_name`` (in registration order) with pluggy's hook
+        caller for that plugin's implementation alone, to be called with keyword arguments:
+        every call is attributed to its plugin, and one plugin's failure stops no other."""
+        plugins = [impl.plugin for impl in getattr(self.pm.hook, hook_name).get_hookimpls()]
+        return [
+            (
+                self.pm.get_name(plugin) or "?",
+                self.pm.subset_hook_caller(hook_name, [p for p in plugins if p is not plugin]),
+            )
+            for plugin in reversed(plugins)
+        ]
+
     def _fill(self, kind: str) -> dict[str, tuple[Any, Provenance]]:
         self.load()
         if kind in self._registries:
             return self._registries[kind]
         registry: dict[str, tuple[Any, Provenance]] = {}
         clashes: dict[str, NameClash] = {}
-        hook = getattr(self.pm.hook, REGISTRY_HOOKS[kind])
         # Call each implementation on its own so every part is attributed to its plugin.
-        for impl in reversed(hook.get_hookimpls()):
-            source = self.provenance.get(impl.plugin_name) or Provenance(impl.plugin_name, "?", "")
+        for plugin_name, call in self._implementations(REGISTRY_HOOKS[kind]):
+            source = self.provenance.get(plugin_name) or Provenance(plugin_name, "?", "")
             added: list[str] = []
 
             def register(
@@ -229,13 +229,12 @@ class PluginManager:
                 registry[part_name] = (part, _source)
                 _added.append(part_name)
 
-            kwargs = {"register": register}
             try:
-                impl.function(*[kwargs[arg] for arg in impl.argnames])
+                call(register=register)
             except PLUGIN_FAILURES as exc:  # a broken plugin must not break the others
                 for part_name in added:
                     registry.pop(part_name, None)
-                self._hook_failed(impl.plugin_name, REGISTRY_HOOKS[kind], exc)
+                self._hook_failed(plugin_name, REGISTRY_HOOKS[kind], exc)
         self._registries[kind] = registry
         self._clashes[kind] = clashes
         return registry
@@ -315,12 +314,11 @@ class PluginManager:
     def add_commands(self, cli: Any) -> None:
         """Let plugins add commands to the root click group."""
         self.load()
-        for impl in reversed(self.pm.hook.register_commands.get_hookimpls()):
-            kwargs = {"cli": cli}
+        for plugin_name, call in self._implementations("register_commands"):
             try:
-                impl.function(*[kwargs[arg] for arg in impl.argnames])
+                call(cli=cli)
             except PLUGIN_FAILURES as exc:  # a broken plugin must not break the others
-                self._hook_failed(impl.plugin_name, "register_commands", exc)
+                self._hook_failed(plugin_name, "register_commands", exc)
 
     def plugin_infos(self) -> list[PluginInfo]:
         """Every loaded plugin with its distribution and the names it registered.
@@ -356,14 +354,14 @@ class PluginManager:
         import click
 
         found: dict[str, list[str]] = {}
-        for impl in self.pm.hook.register_commands.get_hookimpls():
+        for plugin_name, call in self._implementations("register_commands"):
             group = click.Group()
             try:
-                impl.function(cli=group)
+                call(cli=group)
             except PLUGIN_FAILURES as exc:  # listing plugins must survive a broken one
-                found[impl.plugin_name] = [f"(failed: {_reason(exc)})"]
+                found[plugin_name] = [f"(failed: {failure_reason(exc)})"]
             else:
-                found[impl.plugin_name] = sorted(group.commands)
+                found[plugin_name] = sorted(group.commands)
         return found
 
     def run_plugin_set(self) -> dict[str, str]:

@@ -147,8 +147,8 @@ def nonconformity(kind: str, part: Any) -> str | None:
 def option_clash(kind: str, part: Any, registry: dict[str, tuple[Any, Provenance]]) -> str | None:
     """Why a run option's names cannot be used: another option has one of them.
 
-    (A clash with a RunConfig field is found by ``config.declared_run_options``, which can
-    afford to import the configuration model.)
+    (A clash with a RunConfig key is found when a run is prepared, by
+    :func:`tautrait_core.run.plugin_options.declared_run_options`.)
     """
     if kind != "run_option":
         return None
@@ -157,3 +157,19 @@ def option_clash(kind: str, part: Any, registry: dict[str, tuple[Any, Provenance
             if key in other.names and not key == part.name == other.name:
                 return f"uses the name {key!r} that {source.describe()} declares already"
     return None
+
+
+def failure_reason(exc: BaseException) -> str:
+    """Why a plugin failed: ``Type: message``, or that it called ``sys.exit()``."""
+    if isinstance(exc, Exception):
+        return describe_error(exc)
+    return f"{type(exc).__name__}: the plugin called sys.exit({getattr(exc, 'code', None)!r})"
+
+
+def unknown_selection(unknown: list[str], installed: list[str]) -> str:
+    """The warning about names in ``TAUTRAIT_LOAD_PLUGINS`` that no installed plugin has."""
+    return (
+        f"{LOAD_PLUGINS_ENV} names {', '.join(map(repr, unknown))}, which no installed plugin "
+        f"is called (installed: {', '.join(installed) or 'none'}); fix the name, or unset "
+        f"{LOAD_PLUGINS_ENV} to load every installed plugin"
+    )

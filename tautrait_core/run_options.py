@@ -6,6 +6,7 @@ and every plugin's top-level module use it, and neither may pay for pydantic at 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,10 @@ class RunOption:
     def flags(self) -> tuple[str, ...]:
         """The command-line flags: ``--name`` and one per alias."""
         return tuple(f"--{name.replace('_', '-')}" for name in self.names)
+
+    def value_in(self, plugin_options: Mapping[str, Any]) -> Any:
+        """This option's value in a run's ``plugin_options``: as given, else the default."""
+        return plugin_options.get(self.name, self.default)
 
     def validate(self, value: Any) -> Any:
         """``value`` converted to ``type``, or a one-line :class:`ConfigError` naming the option."""

@@ -11,12 +11,12 @@ import pytest
 
 from tautrait_core.builtin.agents.few_shot import FewShotAgent, load_demonstrations
 from tautrait_core.builtin.agents.text_action import ActionParseError, parse_action
-from tautrait_core.config import RunConfig
-from tautrait_core.episode.result import Outcome, Termination
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import ConfigError
 from tautrait_core.run.runner import RunReport, execute
-from tautrait_core.testing.scripts import StrategyScript
-from tautrait_core.testing.server import Failure, Reply, ScriptedModelServer, reply_tool_call
+from tautrait_core.scripted.scripts import StrategyScript
+from tautrait_core.scripted.server import Failure, Reply, ScriptedModelServer, reply_tool_call
+from tautrait_core.types.result import Outcome, Termination
 
 TEXT_AGENTS = ["act", "react"]
 ALL_AGENTS = ["act", "react", "few-shot"]

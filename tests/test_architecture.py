@@ -18,7 +18,12 @@ import tautrait_core.testing
 
 REPO = Path(__file__).resolve().parents[1]
 CORE = REPO / "tautrait_core"
-PUBLIC_MODULES = {"tautrait_core", "tautrait_core.testing"}
+PUBLIC_MODULES = {
+    "tautrait_core",
+    "tautrait_core.testing",
+    "tautrait_core.tau2",
+    "tautrait_core.commands",
+}
 MAX_MODULE_LINES = 400
 IMPORT_LINE = re.compile(
     r"^\s*(?:from\s+(tautrait_core[\w.]*)\s+import|import\s+(tautrait_core[\w.]*))", re.M
@@ -61,15 +66,27 @@ def test_the_plugin_source_walk_sees_every_plugin() -> None:
     assert "tautrait-steer-user" in walked
 
 
-@pytest.mark.parametrize("package", [tautrait_core, tautrait_core.testing])
-def test_every_public_name_is_listed_and_resolves(package) -> None:  # type: ignore[no-untyped-def]
-    exports = set(package._EXPORTS)
-    listed = set(package.__all__)
-    assert exports <= listed, f"exported but missing from __all__: {sorted(exports - listed)}"
-    unexported = listed - exports - {"hookimpl", "hookspec"}
-    assert not unexported, f"in __all__ but not exported: {sorted(unexported)}"
-    for name in package.__all__:
-        assert getattr(package, name) is not None, name
+@pytest.mark.parametrize("name", sorted(PUBLIC_MODULES))
+def test_every_public_name_is_listed_once_and_resolves(name: str) -> None:
+    package = importlib.import_module(name)
+    source = Path(package.__file__).read_text(encoding="utf-8")
+    listed = re.findall(r"^\s+(\w+) as (\w+),?$", source, re.M)
+    assert listed, f"{name} lists no names"
+    assert all(original == alias for original, alias in listed), listed
+    names = [alias for _, alias in listed]
+    duplicated = sorted({n for n in names if names.count(n) > 1})
+    assert not duplicated, f"listed more than once in {name}: {duplicated}"
+    assert set(package.__all__) >= set(names)
+    for public in package.__all__:
+        assert getattr(package, public) is not None, public
+
+
+def test_no_public_name_is_in_two_public_modules() -> None:
+    seen: dict[str, str] = {}
+    for name in sorted(PUBLIC_MODULES):
+        for public in importlib.import_module(name).__all__:
+            assert public not in seen, f"{public} is public in {seen[public]} and {name}"
+            seen[public] = name
 
 
 def test_the_public_api_names_what_plugin_authors_subclass() -> None:
@@ -89,16 +106,20 @@ def core_modules() -> dict[str, Path]:
     return modules
 
 
-def runtime_imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """Core modules that ``name`` imports at run time (function-level imports included,
-    ``if TYPE_CHECKING:`` blocks left out)."""
+def imported_modules(
+    name: str, path: Path, known: set[str], type_checking: bool = False
+) -> set[str]:
+    """Core modules that ``name`` imports: at run time (function-level imports included),
+    and with ``type_checking`` also those of its ``if TYPE_CHECKING:`` blocks."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-        for inner in ast.walk(node)
-    }
+    skipped = set()
+    if not type_checking:
+        skipped = {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for inner in ast.walk(node)
+        }
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(tree):
@@ -117,15 +138,96 @@ def runtime_imports(name: str, path: Path, known: set[str]) -> set[str]:
         for target in targets:
             while target and target not in known:
                 target = target.rpartition(".")[0]
-            if target and target != name and target != "tautrait_core":
+            if target and target != name:
                 found.add(target)
                 break
     return found
 
 
+LAYERS = [
+    {"errors", "paths", "files", "money", "trait_mix", "run_options", "registrations"}
+    | {"hookmarkers", "lazy_exports"},
+    {"types"},
+    {"compat"},
+    {"config"},
+    {"llm"},
+    {"store"},
+    {"domain"},
+    {"grading"},
+    {"episode"},
+    {"hookspecs", "plugins"},
+    {"builtin"},
+    {"interchange"},
+    {"run"},
+    {"analysis"},
+    {"render"},
+    {"scripted"},
+    {"gym", "scaffold"},
+    {"cli"},
+    {"testing"},
+]
+"""The core's layers, bottom first: a module imports only from its own layer and those
+below it. The public modules (the package itself, ``tau2``, ``commands``) and ``__main__``
+sit above every layer."""
+FACADES = {
+    "tautrait_core",
+    "tautrait_core.__main__",
+    "tautrait_core.tau2",
+    "tautrait_core.commands",
+}
+
+
+def unit_of(module: str) -> str:
+    """The package (or top-level module) of the core that ``module`` belongs to."""
+    return module.split(".")[1]
+
+
+def layer_of(module: str) -> int:
+    unit = unit_of(module)
+    return next(index for index, layer in enumerate(LAYERS) if unit in layer)
+
+
+def test_every_core_package_has_a_layer() -> None:
+    units = {unit_of(name) for name in core_modules() if name not in FACADES}
+    assert units == set().union(*LAYERS)
+
+
+def test_no_core_module_imports_from_a_layer_above_its_own() -> None:
+    modules = core_modules()
+    upward = []
+    for name, path in sorted(modules.items()):
+        if name in FACADES:
+            continue
+        for target in sorted(imported_modules(name, path, set(modules), type_checking=True)):
+            if target == "tautrait_core":
+                upward.append(f"{name} -> the public API (import from the defining module)")
+            elif target not in FACADES and layer_of(target) > layer_of(name):
+                upward.append(f"{name} -> {target}")
+    assert not upward, "imports from a higher layer:\n" + "\n".join(upward)
+
+
+def test_no_two_core_packages_import_each_other() -> None:
+    modules = core_modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        if name in FACADES:
+            continue
+        targets = imported_modules(name, path, set(modules), type_checking=True)
+        graph.setdefault(unit_of(name), set()).update(
+            unit_of(t) for t in targets if t not in FACADES and unit_of(t) != unit_of(name)
+        )
+    cycles = [
+        f"{a} <-> {b}" for a in sorted(graph) for b in sorted(graph[a]) if a < b and a in graph[b]
+    ]
+    assert not cycles, "packages importing each other: " + ", ".join(cycles)
+
+
 def test_the_core_has_no_import_cycles() -> None:
     modules = core_modules()
-    graph = {name: runtime_imports(name, path, set(modules)) for name, path in modules.items()}
+    graph = {
+        name: imported_modules(name, path, set(modules)) - {"tautrait_core"}
+        for name, path in modules.items()
+    }
     state: dict[str, int] = {}
     cycles: list[list[str]] = []
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from tautrait_core import EpisodeDB, hookimpl, tool
-from tautrait_core.config import RunConfig
-from tautrait_core.episode.result import Outcome, Termination
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.run.runner import execute
-from tautrait_core.testing.server import Reply, ScriptedModelServer, reply_tool_call
+from tautrait_core.scripted.server import Reply, ScriptedModelServer, reply_tool_call
+from tautrait_core.types.result import Outcome, Termination
 from tests.plugins import toy_library
 
 LONE_SURROGATE = "\udcff"  # sent by the server as the JSON escape "\udcff"
@@ -142,9 +142,9 @@ def test_deeply_nested_tool_arguments_fail_the_episode_and_keep_the_transcript(
 
 
 def test_store_replaces_unencodable_text_it_is_given(tmp_path) -> None:
-    from tautrait_core.episode.messages import Message
-    from tautrait_core.episode.result import EpisodeResult
     from tautrait_core.store.results import ResultStore
+    from tautrait_core.types.messages import Message
+    from tautrait_core.types.result import EpisodeResult
 
     store = ResultStore(tmp_path / "r.db")
     run = store.create_run(RunConfig(domain="toylib", user="scripted"), "test", [0], {})

@@ -21,7 +21,7 @@ import pytest
 
 tau2_domain = pytest.importorskip("tautrait_telecom.tau2.domain")
 
-from tautrait_core.domain.criteria_checks import action_to_tau2, as_action  # noqa: E402
+from tautrait_core.compat.tau2.actions import action_to_tau2, as_action  # noqa: E402
 from tests.test_bench_env_cost import assert_ratio_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import StorageError
 from tautrait_core.run.runner import execute
+from tautrait_core.scripted.scripts import GoldScript
 from tautrait_core.store import results
-from tautrait_core.testing.scripts import GoldScript
 from tests.distributions import run_tautrait, tautrait_command, tautrait_env, toy_site
 from tests.plugins.toy_library import TASKS
 
@@ -70,7 +70,7 @@ def run_arguments(server_url: str, database: Path) -> list[str]:
 
 @pytest.fixture
 def slow_server():
-    from tautrait_core.testing.server import ScriptedModelServer
+    from tautrait_core.scripted.server import ScriptedModelServer
 
     with ScriptedModelServer(
         GoldScript(TASKS, ["transfer_to_librarian"]), latency_s=0.15

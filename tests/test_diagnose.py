@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from tautrait_core.analysis.diagnose import DiagnosisParseError, ParsedDiagnosis, parse_diagnosis
 from tautrait_core.cli import cli
-from tautrait_core.testing.server import Failure, ScriptedModelServer
+from tautrait_core.scripted.server import Failure, ScriptedModelServer
 from tests.test_reports_fixtures import results_store, store_run
 
 OUTCOMES = {0: ["pass", "fail"], 1: ["fail", "error"], 2: ["fail", "pass"]}

@@ -10,17 +10,17 @@ from typing import Any
 
 import pytest
 
-from tautrait_core.compat.tau2.results import _tau2_termination
-from tautrait_core.config import RunConfig
+from tautrait_core.analysis.transcript import transcript
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.initial_state import InitialStateError, apply_initial_state
 from tautrait_core.domain.state import StateTemplate
-from tautrait_core.domain.task import Task
-from tautrait_core.episode.messages import TAU2_GREETING
-from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
+from tautrait_core.interchange.tau2_results import _tau2_termination
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
-from tautrait_core.render.transcript import transcript
 from tautrait_core.run.runner import execute
-from tautrait_core.testing.server import Reply, ScriptedModelServer, reply_text, reply_tool_call
+from tautrait_core.scripted.server import Reply, ScriptedModelServer, reply_text, reply_tool_call
+from tautrait_core.types.messages import TAU2_GREETING
+from tautrait_core.types.result import EpisodeResult, Outcome, Termination
+from tautrait_core.types.task import Task
 from tests.plugins import toy_phone
 
 USER_TOOLS = {"check_status_bar", "toggle_airplane_mode"}

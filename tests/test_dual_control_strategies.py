@@ -14,21 +14,20 @@ from click.testing import CliRunner
 
 from tautrait_core.builtin.agents.oracle_plan import plan_steps
 from tautrait_core.builtin.agents.solo import DONE_TOOL, SOLO_INSTRUCTIONS
-from tautrait_core.builtin.gold import gold_actions
 from tautrait_core.builtin.traits.prompt import describe_traits
 from tautrait_core.cli import cli
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.domain import TaskSet
-from tautrait_core.episode.messages import TAU2_GREETING
-from tautrait_core.episode.result import EpisodeResult, Termination
 from tautrait_core.errors import ConfigError
+from tautrait_core.grading.gold import gold_actions
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 from tautrait_core.run.runner import execute
-from tautrait_core.testing.server import Reply, reply_text, reply_tool_call
+from tautrait_core.scripted.server import Reply, reply_text, reply_tool_call
 from tautrait_core.trait_mix import TraitMix
+from tautrait_core.types.messages import TAU2_GREETING
+from tautrait_core.types.result import EpisodeResult, Termination
 from tests.plugins import toy_phone
-from tests.test_dual_control import Script, fixing_script
-from tests.test_dual_control import run as run_model
+from tests.test_dual_control import Script, fixing_script, run as run_model
 
 USER_TOOLS = {"check_status_bar", "toggle_airplane_mode"}
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from tautrait_core.builtin.agents.few_shot import FewShotAgent, load_demonstrations
 from tautrait_core.cli import cli
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import ConfigError
 
 

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from tautrait_core.cli import cli
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
-from tautrait_core.testing.scripts import GoldScript
-from tautrait_core.testing.server import ScriptedModelServer
+from tautrait_core.scripted.scripts import GoldScript
+from tautrait_core.scripted.server import ScriptedModelServer
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 FILE_BLOCK = re.compile(r"```(?:python|json)\n# (\S+\.py)[^\n]*\n(.*?)```", re.S)

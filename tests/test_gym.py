@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from tautrait_core.episode.messages import STOP_TOKEN
 from tautrait_core.gym import AgentEnv, UserEnv, register_envs
 from tautrait_core.gym.actions import ActionError
-from tautrait_core.testing.scripts import StrategyScript
-from tautrait_core.testing.server import ScriptedModelServer
+from tautrait_core.scripted.scripts import StrategyScript
+from tautrait_core.scripted.server import ScriptedModelServer
+from tautrait_core.types.messages import STOP_TOKEN
 
 TODAY = "2026-01-05"
 

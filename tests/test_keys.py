@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import ConfigError
 from tautrait_core.run.prepared import prepare
-from tautrait_core.testing.scripts import GoldScript
-from tautrait_core.testing.server import ScriptedModelServer, reply_text
+from tautrait_core.scripted.scripts import GoldScript
+from tautrait_core.scripted.server import ScriptedModelServer, reply_text
 
 PLANTED = "sk-planted-secret-0123456789abcdef"
 

@@ -10,7 +10,7 @@ import pytest
 from tautrait_core.errors import ContextWindowError, ProviderError
 from tautrait_core.llm import client
 from tautrait_core.llm.client import Completion, ModelSpec, call_log, complete
-from tautrait_core.testing.server import Failure, ScriptedModelServer, reply_tool_call
+from tautrait_core.scripted.server import Failure, ScriptedModelServer, reply_tool_call
 
 HELLO = [{"role": "user", "content": "hello"}]
 CONTEXT_OVERFLOW = Failure(

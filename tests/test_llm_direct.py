@@ -19,7 +19,7 @@ from tautrait_core.errors import ContextWindowError, ProviderError
 from tautrait_core.llm import client, direct
 from tautrait_core.llm.client import Completion, ModelSpec, call_log, complete
 from tautrait_core.llm.provider import load_litellm
-from tautrait_core.testing.server import Failure, Reply, ScriptedModelServer
+from tautrait_core.scripted.server import Failure, Reply, ScriptedModelServer
 
 TRANSPORTS = ("direct", "litellm")
 TOOLS = [

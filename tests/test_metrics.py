@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from math import comb
 
-from tautrait_core.analysis.metrics import summarize
-from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
-from tautrait_core.llm.usage import Usage
+from tautrait_core.grading.metrics import summarize
+from tautrait_core.types.result import EpisodeResult, Outcome, Termination
+from tautrait_core.types.usage import Usage
 
 
 def episode(

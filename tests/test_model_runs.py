@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tautrait_core.config import RunConfig
-from tautrait_core.episode.result import Outcome, Termination
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.run.runner import execute
-from tautrait_core.testing.scripts import GoldScript
-from tautrait_core.testing.server import Failure, ScriptedModelServer
+from tautrait_core.scripted.scripts import GoldScript
+from tautrait_core.scripted.server import Failure, ScriptedModelServer
+from tautrait_core.types.result import Outcome, Termination
 
 
 def model_config(server: ScriptedModelServer, **overrides: object) -> RunConfig:

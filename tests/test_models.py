@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import ConfigError, TraitError
 from tautrait_core.trait_mix import TraitMix
 
@@ -54,24 +54,29 @@ def test_upstream_run_config_fields_are_accepted() -> None:
         trait_dict={"impatience": "high"},
         shuffle=1,
     )
-    assert (config.domain, config.agent_model, config.agent_provider) == (
+    assert (config.domain, config.agent.model, config.agent.provider) == (
         "airline",
         "gpt-4o",
         "openai",
     )
-    assert (config.user_provider, config.agent, config.user, config.task_set) == (
+    assert (config.user.provider, config.agent.strategy, config.user.strategy) == (
         "anthropic",
         "react",
         "verify",
-        "dev",
     )
-    assert (config.concurrency, config.start, config.end, config.shuffle) == (8, 2, 9, True)
-    assert config.traits.traits == {"impatience": 2}
+    assert config.task_set == "dev"
+    assert (config.executor.concurrency, config.start, config.end, config.shuffle) == (
+        8,
+        2,
+        9,
+        True,
+    )
+    assert config.user.traits.traits == {"impatience": 2}
 
 
 def test_upstream_steer_provider_selects_the_steer_backend() -> None:
     config = RunConfig(user_model_provider="steer", endpoint="http://steer.local/v1")
-    assert config.trait_backend == "steer" and config.user_provider is None
+    assert config.user.trait_backend == "steer" and config.user.provider is None
     assert config.plugin_options == {"steer_endpoint": "http://steer.local/v1"}
 
 

@@ -8,15 +8,15 @@ from typing import ClassVar
 
 import pytest
 
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.loop import run_episode
-from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
-from tautrait_core.episode.result import Outcome, Termination
 from tautrait_core.episode.user import UserSimulator
 from tautrait_core.errors import ContextWindowError, ProviderError
+from tautrait_core.types.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.types.result import Outcome, Termination
 
 
 class ListAgent(Agent):
@@ -64,8 +64,8 @@ def episode(toy_plugin) -> Callable[..., object]:
         script: list, task_id: int = 0, max_steps: int = 30, user_error: Exception | None = None
     ):
         config = RunConfig(domain="toylib", agent="list", user="echo", max_steps=max_steps)
-        context = EpisodeContext(
-            domain, domain.task_sets["test"].tasks[task_id], task_id, 0, config, 1
+        context = EpisodeContext.of_run(
+            config, domain, domain.task_sets["test"].tasks[task_id], task_id, seed=1
         )
         agent = type("Scripted", (ListAgent,), {"script": script})(context)
         user = type("User", (EchoUser,), {"fail_with": user_error})(context, None)  # type: ignore[arg-type]

@@ -9,11 +9,11 @@ from click.testing import CliRunner, Result
 
 from tautrait_core.builtin.human import HumanAgent
 from tautrait_core.cli import cli
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import ConfigError
 from tautrait_core.run.play import play_config
-from tautrait_core.testing.scripts import StrategyScript
-from tautrait_core.testing.server import Failure, ScriptedModelServer
+from tautrait_core.scripted.scripts import StrategyScript
+from tautrait_core.scripted.server import Failure, ScriptedModelServer
 
 
 def play(*arguments: str, input: str) -> Result:
@@ -121,11 +121,13 @@ def test_play_refuses_bad_settings_before_it_starts(toy_plugin, arguments, messa
 
 def test_play_config_maps_the_model_to_the_other_side(toy_plugin) -> None:
     as_user = play_config("user", model="m", api_base="http://x", domain="toylib")
-    assert (as_user.user, as_user.agent, as_user.agent_model) == ("human", "tool-calling", "m")
-    assert as_user.agent_api_base == "http://x" and as_user.user_api_base is None
+    user, agent = as_user.user, as_user.agent
+    assert (user.strategy, agent.strategy, agent.model) == ("human", "tool-calling", "m")
+    assert agent.api_base == "http://x" and user.api_base is None
     as_agent: Any = play_config("agent", "verify", "m", "openai", domain="toylib")
-    assert (as_agent.agent, as_agent.user, as_agent.user_model) == ("human", "verify", "m")
-    assert as_agent.user_provider == "openai" and as_agent.agent_model is None
+    user, agent = as_agent.user, as_agent.agent
+    assert (agent.strategy, user.strategy, user.model) == ("human", "verify", "m")
+    assert user.provider == "openai" and agent.model is None
 
 
 def test_human_agent_needs_one_episode_at_a_time() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from tautrait_core import Agent, DeferredPart, TraitBackend, UserSimulator
 from tautrait_core.errors import UnknownNameError
-from tautrait_core.hookspecs import hookimpl
+from tautrait_core.hookmarkers import hookimpl
 from tautrait_core.plugins import PluginManager, get_plugin_manager, reset_plugin_manager
 from tautrait_core.registrations import PluginInfo, PluginLoadWarning
 from tests.distributions import make_distribution, run_tautrait, toy_site

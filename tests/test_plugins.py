@@ -11,7 +11,7 @@ import pytest
 
 from tautrait_core import Agent
 from tautrait_core.errors import PluginError, UnknownNameError
-from tautrait_core.hookspecs import hookimpl
+from tautrait_core.hookmarkers import hookimpl
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 from tests.distributions import make_distribution, run_tautrait
 

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tautrait_core.config import RunConfig
-from tautrait_core.episode.result import EpisodeResult
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import ConfigError
 from tautrait_core.run.executors import EpisodeWorker, RayExecutor
 from tautrait_core.run.prepared import prepare
 from tautrait_core.run.runner import RunReport, execute
-from tautrait_core.testing.scripts import GoldScript
+from tautrait_core.scripted.scripts import GoldScript
+from tautrait_core.types.result import EpisodeResult
 from tests.distributions import REPO, toy_site
 from tests.plugins.toy_library import TASKS
 
@@ -59,8 +59,8 @@ def rewards(report: RunReport) -> dict[tuple[int, int], float]:
 
 
 def run_both(config: RunConfig, database: Path) -> tuple[RunReport, RunReport]:
-    local = execute(config.model_copy(update={"results_db": str(database)}))
-    remote = execute(config.model_copy(update={"results_db": str(database), "executor": "ray"}))
+    local = execute(config.with_settings(results_db=str(database)))
+    remote = execute(config.with_settings(results_db=str(database), executor="ray"))
     return local, remote
 
 
@@ -68,7 +68,7 @@ def test_oracle_run_through_ray_matches_local(ray_instance, toy_plugin, tmp_path
     config = RunConfig(domain="toylib", agent="oracle", num_trials=TRIALS, concurrency=4)
     local, remote = run_both(config, tmp_path / "results.db")
     assert remote.run.status == "finished"
-    assert remote.run.run_config().executor == "ray"
+    assert remote.run.run_config().executor.kind == "ray"
     assert rewards(remote) == rewards(local)
     assert all(reward == 1.0 for reward in rewards(remote).values())
 
@@ -76,7 +76,7 @@ def test_oracle_run_through_ray_matches_local(ray_instance, toy_plugin, tmp_path
 def test_tool_calling_run_through_ray_matches_local(
     ray_instance, toy_plugin, tmp_path: Path
 ) -> None:
-    from tautrait_core.testing.server import ScriptedModelServer
+    from tautrait_core.scripted.server import ScriptedModelServer
 
     with ScriptedModelServer(GoldScript(TASKS, ["transfer_to_librarian"])) as server:
         config = RunConfig(
@@ -101,7 +101,7 @@ def test_each_ray_worker_runs_several_episodes_at_once(
 ) -> None:
     """Two CPUs, eight episodes in flight: the model calls of more than two episodes overlap,
     which they could not if each worker process ran one episode at a time."""
-    from tautrait_core.testing.server import ScriptedModelServer
+    from tautrait_core.scripted.server import ScriptedModelServer
 
     script = GoldScript(TASKS, ["transfer_to_librarian"])
     with ScriptedModelServer(script, latency_s=0.3) as server:
@@ -169,7 +169,7 @@ def test_sweep_runs_every_point_through_ray(ray_instance, toy_plugin, tmp_path: 
     report = run_sweep(sweep, ResultStore(tmp_path / "results.db"), executor={"executor": "ray"})
     assert not report.interrupted
     for outcome in report.points:
-        assert outcome.run is not None and outcome.run.run_config().executor == "ray"
+        assert outcome.run is not None and outcome.run.run_config().executor.kind == "ray"
         assert outcome.metrics is not None and outcome.metrics.average_reward == 1.0
         assert outcome.metrics.episodes == len(TASKS) * TRIALS
 

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import text
 
-from tautrait_core.analysis.metrics import pass_hat_k_intervals, percentile_interval
 from tautrait_core.cli import cli
+from tautrait_core.grading.metrics import pass_hat_k_intervals, percentile_interval
 from tautrait_core.store import migrations
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import DiagnosisRecord, TraitRatingRecord

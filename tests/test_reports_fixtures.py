@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tautrait_core.config import RunConfig
-from tautrait_core.domain.reward import RewardInfo
-from tautrait_core.episode.messages import Message, ToolCall
-from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
-from tautrait_core.llm.usage import Usage
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.paths import default_results_db
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord
+from tautrait_core.types.messages import Message, ToolCall
+from tautrait_core.types.result import EpisodeResult, Outcome, Termination
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.usage import Usage
 
 SCRIPT = (
     "<script>document.title='pwned';"

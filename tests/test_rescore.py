@@ -13,10 +13,10 @@ from tautrait_core.analysis.recorded_episodes import RecordedEpisode, RecordedVe
 from tautrait_core.analysis.rescore import CauseKind, EpisodeRescore, rescore, rescore_episodes
 from tautrait_core.cli import cli
 from tautrait_core.domain.domain import TaskSet
-from tautrait_core.domain.reward import RewardInfo
-from tautrait_core.domain.task import Action
-from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
-from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
+from tautrait_core.types.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.types.result import EpisodeResult, Outcome, Termination
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.task import Action
 
 TODAY = dt.date(2026, 1, 5)
 BORROW_DUNE_7 = '{"member_id": "ann_1", "book_id": "B1", "days": 7}'

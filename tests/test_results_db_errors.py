@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import StorageError
 from tautrait_core.run.runner import execute
 from tautrait_core.store import database_file

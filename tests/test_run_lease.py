@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
+from tautrait_core.scripted.scripts import GoldScript
+from tautrait_core.scripted.server import ScriptedModelServer
 from tautrait_core.store.results import ResultStore
-from tautrait_core.testing.scripts import GoldScript
-from tautrait_core.testing.server import ScriptedModelServer
+from tautrait_core.types.result import EpisodeResult, Outcome, Termination
 from tests.distributions import run_tautrait, tautrait_command, tautrait_env, toy_site
 from tests.plugins.toy_library import TASKS
 from tests.test_crash_safety import (
@@ -128,7 +128,7 @@ def test_sigterm_stops_a_run_like_ctrl_c(tmp_path: Path, slow_server: ScriptedMo
 
 
 def stored_run(tmp_path: Path) -> tuple[ResultStore, str]:
-    from tautrait_core.config import RunConfig
+    from tautrait_core.config.run_config import RunConfig
 
     store = ResultStore(tmp_path / "results.db")
     record = store.create_run(RunConfig(domain="toylib", user="scripted"), "test", [0], {})

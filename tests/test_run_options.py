@@ -16,12 +16,16 @@ from typing import Annotated, Any
 import click
 import pytest
 from click.testing import CliRunner
-from pydantic import AliasChoices, Field
+from pydantic import Field
 
 from tautrait_core import ConfigError, PluginError, RunConfig, RunOption, hookimpl, prepare
 from tautrait_core.builtin.agents.oracle import OracleAgent
 from tautrait_core.cli import cli
-from tautrait_core.config import EXECUTION_SETTINGS, stored_plugin_options
+from tautrait_core.config.run_config import (
+    EXECUTION_SETTINGS,
+    flat_keys,
+    stored_plugin_options,
+)
 from tautrait_core.errors import SweepError
 from tautrait_core.plugins import PluginLoadWarning, Provenance, get_plugin_manager
 from tautrait_core.run.sweep_file import build_sweep
@@ -47,7 +51,7 @@ class LoudOracle(OracleAgent):
         if BROKEN["on"]:
             raise RuntimeError("switched off by the test")
         super().__init__(context)
-        SEEN.append(context.config.plugin_option("greeting_volume"))
+        SEEN.append(context.plugin_option("greeting_volume"))
 
 
 class OptionsPlugin:
@@ -97,7 +101,7 @@ def test_bad_value_is_one_line_naming_the_option(options_plugin: None) -> None:
     assert "--greeting-volume (greeting_volume)" in result.output
     assert "greater than or equal to 1" in result.output
     with pytest.raises(ConfigError, match="greeting_volume"):
-        RunConfig(domain="toylib", volume="loud")
+        prepare(RunConfig(domain="toylib", agent="loud-oracle", volume="loud"))
 
 
 def test_value_is_stored_shown_and_restored_on_resume(options_plugin: None) -> None:
@@ -132,13 +136,23 @@ def test_runs_differing_in_a_plugin_option_compare(options_plugin: None) -> None
 
 
 def test_library_api_takes_names_aliases_and_plugin_options(options_plugin: None) -> None:
+    def prepared(**settings: Any) -> RunConfig:
+        return prepare(RunConfig(domain="toylib", agent="loud-oracle", **settings)).config
+
     expected = {"greeting_volume": 2}
-    assert RunConfig(domain="toylib", volume=2).plugin_options == expected
-    assert RunConfig(domain="toylib", greeting_volume="2").plugin_options == expected
-    assert RunConfig(domain="toylib", plugin_options={"volume": 2}).plugin_options == expected
-    config = RunConfig(domain="toylib", volume=2)
+    assert prepared(volume=2).plugin_options == expected
+    assert prepared(greeting_volume="2").plugin_options == expected
+    assert prepared(plugin_options={"volume": 2}).plugin_options == expected
+    assert prepared(volume=1).plugin_options == {}  # the default is not stored
+    config = prepared(volume=2)
     assert RunConfig.model_validate_json(config.model_dump_json()) == config
-    assert RunConfig(domain="toylib", volume=2).settings() != RunConfig(domain="toylib").settings()
+    assert prepared(volume=2).settings() != prepared().settings()
+
+
+def test_an_unknown_setting_is_refused_with_the_closest_name(options_plugin: None) -> None:
+    config = RunConfig(domain="toylib", agent="loud-oracle", agent_modle="gpt-4o")
+    with pytest.raises(ConfigError, match=r"agent_modle \(did you mean agent_model\?\)"):
+        prepare(config)
 
 
 def test_sweep_files_take_plugin_options(options_plugin: None) -> None:
@@ -167,7 +181,7 @@ def test_sweep_stored_before_plugin_options_keeps_its_fingerprint(options_plugin
 def test_option_of_a_plugin_not_loaded_is_kept_but_not_run(toy_plugin: object) -> None:
     config = RunConfig(domain="toylib", agent="oracle", plugin_options={"greeting_volume": 3})
     assert config.plugin_options == {"greeting_volume": 3}
-    with pytest.raises(ConfigError, match="greeting_volume are declared by no loaded plugin"):
+    with pytest.raises(ConfigError, match=r"unknown setting.*greeting_volume.*no loaded plugin"):
         prepare(config)
 
 
@@ -228,9 +242,9 @@ def test_option_taking_a_run_config_name_is_refused(toy_plugin: object) -> None:
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            assert RunConfig(domain="toylib", seed=3, shout="x").seed == 3
+            config = prepare(RunConfig(domain="toylib", agent="oracle", seed=3, shout="x")).config
+        assert config.seed == 3 and config.plugin_options == {"shout": "x"}
         assert any("tautrait-clash" in str(w.message) for w in caught)
-        assert RunConfig(domain="toylib", shout="x").plugin_options == {"shout": "x"}
     finally:
         get_plugin_manager().unregister("bad-test")
 
@@ -275,32 +289,29 @@ def run_command_options() -> dict[str, click.Option]:
     return {p.name: p for p in command.params if isinstance(p, click.Option) and p.name}
 
 
-def test_every_run_config_field_is_a_run_option_with_its_default_and_aliases() -> None:
+def test_every_run_config_key_is_a_run_option_with_its_default_and_aliases() -> None:
     options = run_command_options()
-    for name, field in RunConfig.model_fields.items():
-        if name == "plugin_options":
-            continue  # each plugin option is its own flag (see the tests above)
-        assert name in options, f"RunConfig.{name} has no `tautrait run` option"
+    defaults = RunConfig().model_dump()
+    for name, aliases in flat_keys().items():
+        assert name in options, f"RunConfig key {name} has no `tautrait run` option"
         option = options[name]
-        default = field.get_default(call_default_factory=True)
         if name in DEFAULT_EXCEPTIONS:
             assert option.default is None, name
         else:
+            default = defaults[name]
             assert option.default == default, f"--{name}: {option.default!r} != {default!r}"
-        alias = field.validation_alias
-        names = set(alias.choices) if isinstance(alias, AliasChoices) else set()
-        names = {str(n) for n in names | {name}} - FLAG_EXCEPTIONS.get(name, (set(), ""))[0]
+        names = {name, *aliases} - FLAG_EXCEPTIONS.get(name, (set(), ""))[0]
         flags = {f"--{n.replace('_', '-')}" for n in names}
         assert flags <= set(option.opts), f"{name}: flags {flags - set(option.opts)} missing"
 
 
-def test_every_run_option_is_a_run_config_field() -> None:
-    extra = set(run_command_options()) - set(RunConfig.model_fields) - CLI_ONLY
+def test_every_run_option_is_a_run_config_key() -> None:
+    extra = set(run_command_options()) - set(flat_keys()) - CLI_ONLY
     assert not extra, f"`tautrait run` options that RunConfig lacks: {extra}"
 
 
 def test_execution_settings_are_fields_left_out_of_settings() -> None:
-    assert set(RunConfig.model_fields) >= EXECUTION_SETTINGS
+    assert set(flat_keys()) >= EXECUTION_SETTINGS
     assert not EXECUTION_SETTINGS & set(RunConfig(domain="toylib").settings())
 
 

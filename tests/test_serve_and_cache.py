@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
-from tautrait_core.testing.loopback import JSONRequestHandler, LoopbackHTTPServer
-from tautrait_core.testing.scripts import StrategyScript
-from tautrait_core.testing.server import ScriptedModelServer
+from tautrait_core.scripted.loopback import JSONRequestHandler, LoopbackHTTPServer
+from tautrait_core.scripted.scripts import StrategyScript
+from tautrait_core.scripted.server import ScriptedModelServer
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVE_TOY = (
@@ -134,7 +134,7 @@ def test_the_episode_script_answers_a_trait_rating_request(toy_plugin) -> None:
 
 
 def test_cache_info_and_clear(toy_plugin, isolated_home: Path) -> None:
-    from tautrait_core.testing.scripts import GoldScript
+    from tautrait_core.scripted.scripts import GoldScript
 
     runner = CliRunner()
     empty = json.loads(runner.invoke(cli, ["cache", "info", "--json"]).output)
@@ -166,7 +166,7 @@ def test_cache_commands_refuse_a_file_that_is_not_a_cache(isolated_home: Path) -
 def test_a_run_with_a_damaged_cache_stops_before_any_episode(
     toy_plugin, isolated_home: Path
 ) -> None:
-    from tautrait_core.testing.scripts import GoldScript
+    from tautrait_core.scripted.scripts import GoldScript
 
     path = isolated_home / "response-cache.db"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from tautrait_core import Domain
 from tautrait_core.cli import cli
-from tautrait_core.episode.messages import TAU2_GREETING
-from tautrait_core.testing.scripts import StrategyScript
-from tautrait_core.testing.server import ScriptedModelServer
+from tautrait_core.scripted.scripts import StrategyScript
+from tautrait_core.scripted.server import ScriptedModelServer
+from tautrait_core.types.messages import TAU2_GREETING
 
 
 @pytest.fixture
@@ -85,7 +85,7 @@ def test_the_customer_answers_the_greeting_and_makes_its_gold_calls_when_asked(
     telecom: Domain,
 ) -> None:
     from tautrait_core.domain.task_sets import resolve_task_set
-    from tautrait_core.episode.messages import STOP_TOKEN
+    from tautrait_core.types.messages import STOP_TOKEN
 
     tasks = resolve_task_set(telecom, None).tasks
     task = next(t for t in tasks if t.id == "[service]overdue_bill")
@@ -141,7 +141,7 @@ def test_the_customer_answers_the_greeting_and_makes_its_gold_calls_when_asked(
 def test_tasks_sharing_an_instruction_are_told_apart_by_a_prior_conversation() -> None:
     """As τ²'s mock tasks: the same request, once after a prior conversation (whose tool
     results are not this plan's progress) and once from the start."""
-    from tautrait_core.domain.task import Action, Task
+    from tautrait_core.types.task import Action, Task
 
     history = [{"role": "user", "content": "Create a task."}]
     later = Task.model_validate(

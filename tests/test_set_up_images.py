@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
-from tautrait_core.domain import criteria_reward, set_up_images
-from tautrait_core.domain.criteria_reward import grade_criteria
+from tautrait_core.domain import set_up_images
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.state import StateTemplate
-from tautrait_core.domain.task import Task
+from tautrait_core.grading import criteria_reward
+from tautrait_core.grading.criteria_reward import grade_criteria
+from tautrait_core.types.task import Task
 from tests.plugins import toy_phone
 
 TODAY = dt.date(2025, 3, 1)

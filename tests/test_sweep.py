@@ -255,8 +255,8 @@ seed = [1, 2, 3]
 
 @pytest.fixture
 def slow_server():
-    from tautrait_core.testing.scripts import GoldScript
-    from tautrait_core.testing.server import ScriptedModelServer
+    from tautrait_core.scripted.scripts import GoldScript
+    from tautrait_core.scripted.server import ScriptedModelServer
 
     with ScriptedModelServer(GoldScript(TASKS, ["transfer_to_librarian"]), latency_s=0.1) as server:
         yield server

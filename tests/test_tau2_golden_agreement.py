@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from tautrait_core.compat.tau2.golden import golden_trajectory, read_golden_records
 from tautrait_core.compat.tau2.reward_info import tau2_reward_info
-from tautrait_core.domain.criteria_reward import grade_criteria
+from tautrait_core.grading.criteria_reward import grade_criteria
 from tautrait_core.testing.reference import missing_reference_material, reference_material_dir
+from tautrait_core.testing.tau2_golden import golden_trajectory, read_golden_records
 
 TAU2 = reference_material_dir(__file__) / "tau2-bench"
 SETS = {
@@ -54,8 +54,8 @@ class GoldenSet:
 @pytest.fixture(scope="module")
 def golden_sets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, GoldenSet]]:
     """Every golden set's domain, imported once for the module from the reference's data."""
-    from tautrait_core.compat.tau2_import import import_tau2
     from tautrait_core.domain.task_sets import resolve_task_set, template_for
+    from tautrait_core.interchange.tau2_import import import_tau2
     from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
     from tautrait_core.testing.tau2_reference import build_tau2_checkout
 

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from tautrait_core.compat.tau2.golden import golden_trajectory, read_golden_records
 from tautrait_core.compat.tau2.reward_info import tau2_reward_info
 from tautrait_core.compat.tau2.tasks import read_tau2_tasks
-from tautrait_core.domain.criteria_checks import action_matches, grade_actions, grade_communicate
-from tautrait_core.domain.criteria_reward import grade_criteria
-from tautrait_core.domain.task import Action, Task
+from tautrait_core.grading.criteria_checks import action_matches, grade_actions, grade_communicate
+from tautrait_core.grading.criteria_reward import grade_criteria
 from tautrait_core.testing.reference import missing_reference_material, reference_material_dir
+from tautrait_core.testing.tau2_golden import golden_trajectory, read_golden_records
+from tautrait_core.types.task import Action, Task
 
 TAU2 = reference_material_dir(__file__) / "tau2-bench"
 TASK_FILES = {

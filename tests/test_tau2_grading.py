@@ -13,11 +13,11 @@ from sqlmodel import Field, SQLModel
 
 from tautrait_core import Domain, EpisodeDB, StateTemplate, Task, TaskSet, hookimpl, tool
 from tautrait_core.compat.tau2.reward_info import reward_info_from_tau2, tau2_reward_info
-from tautrait_core.domain.criteria import EvaluationCriteria
-from tautrait_core.domain.criteria_reward import grade_criteria
-from tautrait_core.domain.reward import RewardInfo
-from tautrait_core.domain.task import Action
-from tautrait_core.episode.messages import Message, ToolCall
+from tautrait_core.grading.criteria_reward import grade_criteria
+from tautrait_core.types.criteria import EvaluationCriteria
+from tautrait_core.types.messages import Message, ToolCall
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.task import Action
 
 
 class PhoneLine(SQLModel, table=True):
@@ -341,7 +341,7 @@ def test_rescore_reads_a_tau2_file_and_shows_each_component(
 
     from tautrait_core.cli import cli
     from tautrait_core.compat.tau2.messages import message_to_tau2
-    from tautrait_core.compat.tau2.results import task_to_tau2
+    from tautrait_core.interchange.tau2_results import task_to_tau2
 
     solved = _conversation(
         _call("get_line", {"line_id": "L1"}), _call("toggle_airplane_mode", {}, by_user=True)
@@ -395,7 +395,7 @@ NL_RESCORED = Task(
 
 def _nl_results_file(tmp_path: Path) -> Path:
     from tautrait_core.compat.tau2.messages import message_to_tau2
-    from tautrait_core.compat.tau2.results import task_to_tau2
+    from tautrait_core.interchange.tau2_results import task_to_tau2
 
     path = tmp_path / "nl.json"
     simulation = {
@@ -509,8 +509,8 @@ def test_a_run_grades_nl_tasks_through_the_judge_model(
 def test_a_tau2_domain_words_unknown_tools_as_tau2_does() -> None:
     import dataclasses
 
-    from tautrait_core import TAU2_UNKNOWN_TOOL
-    from tautrait_core.episode.tool_execution import execute_tool_call
+    from tautrait_core.domain.tool_execution import execute_tool_call
+    from tautrait_core.tau2 import TAU2_UNKNOWN_TOOL
 
     tau2_domain = dataclasses.replace(DOMAIN, unknown_tool_message=TAU2_UNKNOWN_TOOL)
     call = ToolCall(id="c1", name="toggle_airplane_mode")  # a user tool, called by the agent

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
-from tautrait_core.compat.tau2.results import read_tau2_results, tau2_results, tau2_run_info
-from tautrait_core.episode.result import Outcome
 from tautrait_core.errors import TaskSetError
+from tautrait_core.interchange.tau2_results import read_tau2_results, tau2_results, tau2_run_info
+from tautrait_core.types.result import Outcome
 
 EXAMPLE = "tau2-bench/golden/example_results_telecom_small.json"
 
@@ -140,7 +140,7 @@ def test_import_results_then_export_tau2_keeps_every_reward(
 def test_an_imported_file_numbers_its_episodes_by_the_task_set_holding_them(
     example: Path, tau2_imported: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tautrait_core.domain.task_sets import tasks_of_run
+    from tautrait_core.interchange.run_tasks import tasks_of_run
     from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 
     monkeypatch.setenv("TAUTRAIT_LOAD_PLUGINS", "telecom")

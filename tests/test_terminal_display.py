@@ -11,8 +11,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
-from tautrait_core.testing.scripts import GoldScript
-from tautrait_core.testing.server import ScriptedModelServer
+from tautrait_core.scripted.scripts import GoldScript
+from tautrait_core.scripted.server import ScriptedModelServer
 from tests.test_reports_import import upstream_record
 
 RUN_ID = re.compile(r"\d{8}-\d{6}-[0-9a-f]{4}")
@@ -38,7 +38,7 @@ def assert_fits_80_columns(output: str) -> None:
 
 
 def test_small_costs_keep_their_digits_and_parts_share_the_total_precision() -> None:
-    from tautrait_core.render.console import format_costs
+    from tautrait_core.money import format_costs
 
     assert format_costs(0.0000306, 0.0000102, 0.0000204) == ["$0.000031", "$0.000010", "$0.000020"]
     assert format_costs(1.5, 0.25) == ["$1.5000", "$0.2500"]
@@ -46,9 +46,9 @@ def test_small_costs_keep_their_digits_and_parts_share_the_total_precision() -> 
 
 
 def test_max_cost_stop_reason_shows_the_amounts() -> None:
-    from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
-    from tautrait_core.llm.usage import Usage
     from tautrait_core.run.control import SpendTracker
+    from tautrait_core.types.result import EpisodeResult, Outcome, Termination
+    from tautrait_core.types.usage import Usage
 
     tracker = SpendTracker(limit=0.00001, spent=0.0)
     tracker.add(

@@ -9,9 +9,9 @@ from typing import Any
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
-from tautrait_core.compat.training_data import chat_messages
-from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
-from tautrait_core.testing.server import ScriptedModelServer, reply_text
+from tautrait_core.interchange.training_data import chat_messages
+from tautrait_core.scripted.server import ScriptedModelServer, reply_text
+from tautrait_core.types.messages import STOP_TOKEN, Message, ToolCall
 
 REFUSAL = "Sorry, I cannot help with that."
 ROLES = {"system", "user", "assistant", "tool"}

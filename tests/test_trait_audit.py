@@ -21,13 +21,13 @@ from tautrait_core.analysis.trait_rating import (
     parse_trait_ratings,
 )
 from tautrait_core.cli import cli
-from tautrait_core.config import RunConfig
-from tautrait_core.episode.messages import STOP_TOKEN
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.run.runner import execute
+from tautrait_core.scripted.scripts import GoldScript
+from tautrait_core.scripted.server import Failure, Reply, ScriptedModelServer, reply_text
 from tautrait_core.store.tables import TraitRatingRecord
-from tautrait_core.testing.scripts import GoldScript
-from tautrait_core.testing.server import Failure, Reply, ScriptedModelServer, reply_text
 from tautrait_core.trait_mix import TRAITS
+from tautrait_core.types.messages import STOP_TOKEN
 from tests.test_reports_fixtures import results_store, store_run
 
 USER_LINES = {

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
-from tautrait_core.compat.result_files import read_result_list
-from tautrait_core.episode.result import Outcome, Termination
 from tautrait_core.errors import TaskSetError
+from tautrait_core.interchange.result_files import read_result_list
+from tautrait_core.types.result import Outcome, Termination
 
 
 def test_exported_run_reads_back(toy_plugin, tmp_path: Path) -> None:

@@ -16,14 +16,14 @@ from tautrait_core.builtin.users.strategies import (
     read_verdict,
     split_response,
 )
-from tautrait_core.config import RunConfig
-from tautrait_core.episode.messages import STOP_TOKEN
-from tautrait_core.episode.result import Outcome, Termination
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import ConfigError
 from tautrait_core.run.runner import RunReport, execute
-from tautrait_core.testing.scripts import StrategyScript
-from tautrait_core.testing.server import Failure, ScriptedModelServer
+from tautrait_core.scripted.scripts import StrategyScript
+from tautrait_core.scripted.server import Failure, ScriptedModelServer
 from tautrait_core.trait_mix import TraitMix
+from tautrait_core.types.messages import STOP_TOKEN
+from tautrait_core.types.result import Outcome, Termination
 
 MODEL_USERS = ["react", "verify", "reflection"]
 TERMINATING = ["transfer_to_librarian"]

@@ -17,13 +17,13 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core import ConfigError, RunConfig, TaskSet, hookimpl, prepare
-from tautrait_core.analysis.metrics import pass_hat_k
 from tautrait_core.cli import cli
 from tautrait_core.domain import task_sets
+from tautrait_core.grading.metrics import pass_hat_k
 from tautrait_core.plugins import get_plugin_manager
+from tautrait_core.scripted.scripts import GoldScript
+from tautrait_core.scripted.server import Failure, ScriptedModelServer
 from tautrait_core.store.results import ResultStore
-from tautrait_core.testing.scripts import GoldScript
-from tautrait_core.testing.server import Failure, ScriptedModelServer
 
 
 def invoke(*arguments: str) -> Any:
@@ -155,8 +155,8 @@ def test_resume_uses_new_servers_and_keeps_stored_execution_settings(toy_plugin:
     with ScriptedModelServer(GoldScript(toy_plugin.TASKS)) as working:
         given = RunConfig(resume=record.id, agent_api_base=working.base_url)
         config = resumed_config(record, given)
-        assert (config.concurrency, config.max_cost) == (2, 5.0)
-        assert config.agent_api_base == working.base_url
+        assert (config.executor.concurrency, config.limits.max_cost) == (2, 5.0)
+        assert config.agent.api_base == working.base_url
         assert config.task_ids == [0, 1]
 
         resumed = as_json(

@@ -1,1 +1,1 @@
-"""What runs mean: pass^k and intervals, trait drop, rescoring, diagnoses, summaries."""
+"""What runs mean: intervals, trait drop, rescoring, diagnoses, summaries."""

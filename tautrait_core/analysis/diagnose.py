@@ -19,14 +19,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tautrait_core.analysis.judge_answers import json_objects
-from tautrait_core.domain.task import RESPOND_ACTION, Task
-from tautrait_core.episode.result import EpisodeResult, Outcome
+from tautrait_core.analysis.transcript import reward_breakdown, transcript
 from tautrait_core.errors import TautraitError
+from tautrait_core.grading.judge_answers import json_objects
 from tautrait_core.llm.client import ModelSpec, complete
-from tautrait_core.render.transcript import reward_breakdown, transcript
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import DiagnosisRecord, RunRecord
+from tautrait_core.types.result import EpisodeResult, Outcome
+from tautrait_core.types.task import RESPOND_ACTION, Task
 
 FAULTS = ("user", "agent", "environment")
 FAULT_TYPES = (

@@ -98,8 +98,8 @@ def group_runs(records: list[RunRecord], allow_mismatch: bool = False) -> list[R
     """
     unique = list({record.id: record for record in records}.values())
     settings = {record.id: comparable_settings(record) for record in unique}
-    bases = [r for r in unique if not r.run_config().traits]
-    treated = [r for r in unique if r.run_config().traits]
+    bases = [r for r in unique if not r.run_config().user.traits]
+    treated = [r for r in unique if r.run_config().user.traits]
     if not bases:
         raise ComparisonError(
             f"none of the runs {', '.join(r.id for r in unique)} is a no-trait run; the trait "

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.domain.reward import RewardInfo
-from tautrait_core.domain.task import Task
-from tautrait_core.episode.result import EpisodeResult
 from tautrait_core.errors import ConfigError
+from tautrait_core.types.result import EpisodeResult
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.task import Task
 
 
 @dataclass(frozen=True)
@@ -103,8 +103,8 @@ def load_source(
 
 
 def _load_file(path: Path, domain: str | None, task_set: str | None) -> LoadedSource:
-    from tautrait_core.compat.result_import import domain_from_file_name
     from tautrait_core.domain.task_sets import upstream_task_set
+    from tautrait_core.interchange.result_import import domain_from_file_name
     from tautrait_core.plugins import get_plugin_manager
 
     domain = domain or domain_from_file_name(path, get_plugin_manager().names("domain"))
@@ -125,7 +125,7 @@ def file_episodes(path: Path) -> list[RecordedEpisode]:
     Raises:
         TaskSetError: the file is not a result list.
     """
-    from tautrait_core.compat.result_files import read_result_list
+    from tautrait_core.interchange.result_files import read_result_list
 
     return [
         RecordedEpisode(

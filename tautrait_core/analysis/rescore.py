@@ -5,7 +5,7 @@ first tool call of every assistant message runs with its recorded arguments, by 
 an episode follows (malformed arguments and unknown tools give an ``Error: ...``
 observation, a terminating tool ends the replay), and every assistant message without a
 tool call counts as a reply to the user. The reward is then recomputed with the current
-task (:func:`tautrait_core.domain.reward.compute_reward`). As in an episode, a replay that did not
+task (:func:`tautrait_core.grading.reward.compute_reward`). As in an episode, a replay that did not
 end with the user's stop or a terminating tool scores 0.
 
 Recorded episodes come from a stored run or an upstream result-list file
@@ -24,21 +24,22 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from tautrait_core.analysis.metrics import PassHatK, is_success, pass_hat_k
 from tautrait_core.analysis.recorded_episodes import RecordedEpisode, RecordedVerdict, load_source
-from tautrait_core.compat.tau2.recorded import load_tau2_file
-from tautrait_core.compat.tau2.results import is_tau2_results_file
-from tautrait_core.domain.criteria_checks import failing_components
-from tautrait_core.domain.criteria_reward import NLJudge, grade_criteria
+from tautrait_core.analysis.tau2_recorded import load_tau2_file
 from tautrait_core.domain.domain import Domain, TaskSet
-from tautrait_core.domain.reward import RewardInfo, compute_reward
 from tautrait_core.domain.state import StateTemplate
-from tautrait_core.domain.task import Task
 from tautrait_core.domain.task_sets import resolve_task_set, template_for
 from tautrait_core.episode.loop import ends_episode, execute_tool_call
-from tautrait_core.episode.messages import Message
-from tautrait_core.episode.result import Outcome, Termination
+from tautrait_core.grading.criteria_checks import failing_components
+from tautrait_core.grading.criteria_reward import NLJudge, grade_criteria
+from tautrait_core.grading.metrics import PassHatK, is_success, pass_hat_k
+from tautrait_core.grading.reward import compute_reward
+from tautrait_core.interchange.tau2_results import is_tau2_results_file
 from tautrait_core.plugins import lookup
+from tautrait_core.types.messages import Message
+from tautrait_core.types.result import Outcome, Termination
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.task import Task
 
 TASK_FIELDS = ("user_id", "instruction", "actions", "outputs")
 """The task fields compared when a recorded episode carries its task."""

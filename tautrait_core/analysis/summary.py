@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tautrait_core.analysis.metrics import (
+from tautrait_core.grading.metrics import (
     DEFAULT_BOOTSTRAP_SEED,
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
@@ -15,14 +15,14 @@ from tautrait_core.analysis.metrics import (
     pass_hat_k_intervals,
     summarize,
 )
-from tautrait_core.episode.result import EpisodeResult, Outcome
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import DiagnosisRecord, RunRecord
+from tautrait_core.types.result import EpisodeResult, Outcome
 
 
 @dataclass(frozen=True)
 class BootstrapSettings:
-    """How confidence intervals are computed (see :mod:`tautrait_core.analysis.metrics`)."""
+    """How confidence intervals are computed (see :mod:`tautrait_core.grading.metrics`)."""
 
     resamples: int = DEFAULT_RESAMPLES
     seed: int = DEFAULT_BOOTSTRAP_SEED

@@ -129,7 +129,7 @@ class TraitAudit(BaseModel):
 
 def requested_levels(record: RunRecord) -> dict[str, int | None]:
     """``{trait: requested intensity or None}`` from a run's trait mix."""
-    mix = record.run_config().traits.traits
+    mix = record.run_config().user.traits.traits
     return {trait: mix.get(trait) for trait in TRAITS}
 
 
@@ -154,7 +154,7 @@ def _run_audit(record: RunRecord, ratings: list[TraitRatingRecord]) -> RunTraitA
     return RunTraitAudit(
         run_id=record.id,
         traits=record.traits,
-        trait_backend=record.run_config().trait_backend,
+        trait_backend=record.run_config().user.trait_backend,
         episodes=len({(r.task_id, r.trial) for r in ratings}),
         turns=len({(r.task_id, r.trial, r.turn) for r in ratings}),
         fidelity=fidelity,

@@ -20,10 +20,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from tautrait_core.analysis.grouping import RunGroup, comparable_settings, trait_sort_key
-from tautrait_core.analysis.metrics import bootstrap_draws, percentile_interval, task_counts
 from tautrait_core.analysis.summary import BootstrapSettings
-from tautrait_core.episode.result import EpisodeResult
+from tautrait_core.grading.metrics import bootstrap_draws, percentile_interval, task_counts
 from tautrait_core.store.tables import RunRecord
+from tautrait_core.types.result import EpisodeResult
 
 
 class TraitDropCell(BaseModel):
@@ -89,7 +89,9 @@ def trait_drop_table(
         (_row(group, labels[group.base.id], rates, bootstrap) for group in groups),
         key=lambda row: row.label,
     )
-    mixes = {run.record.traits: run.record.run_config().traits for g in groups for run in g.runs}
+    mixes = {
+        run.record.traits: run.record.run_config().user.traits for g in groups for run in g.runs
+    }
     columns = sorted(mixes, key=lambda label: trait_sort_key(mixes[label]))
     return TraitDropTable(
         columns=columns,
@@ -131,7 +133,7 @@ def _row(
     bootstrap: BootstrapSettings,
 ) -> TraitDropRow:
     base_rates = rates[group.base.id]
-    runs = sorted(group.runs, key=lambda run: trait_sort_key(run.record.run_config().traits))
+    runs = sorted(group.runs, key=lambda run: trait_sort_key(run.record.run_config().user.traits))
     tasks = sorted(set(base_rates).union(*(rates[run.record.id] for run in runs)))
     paired = [
         [task in base_rates and task in rates[run.record.id] for task in tasks] for run in runs

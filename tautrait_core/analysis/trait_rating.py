@@ -18,13 +18,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tautrait_core.analysis.judge_answers import json_objects
-from tautrait_core.episode.result import EpisodeResult, Outcome
 from tautrait_core.errors import TautraitError
+from tautrait_core.grading.judge_answers import json_objects
 from tautrait_core.llm.client import ModelSpec, complete
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord, TraitRatingRecord
 from tautrait_core.trait_mix import TRAIT_ALIASES, TRAITS
+from tautrait_core.types.result import EpisodeResult, Outcome
 
 RATINGS = (0, 1, 2)
 CONTEXT_MESSAGES = 6

@@ -22,13 +22,13 @@ from typing import Any, Protocol
 
 import click
 
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import STOP_TOKEN, TAU2_GREETING, Message, ToolCall
 from tautrait_core.episode.trait_backend import TraitBackend
 from tautrait_core.episode.user import UserSimulator, UserTurn
 from tautrait_core.errors import ConfigError
+from tautrait_core.types.messages import STOP_TOKEN, TAU2_GREETING, Message, ToolCall
 
 STOP_COMMAND = "/stop"
 
@@ -103,7 +103,7 @@ async def read_line(console: HumanConsole, prompt: str) -> str:
 
 def require_one_episode_at_a_time(part: str, config: RunConfig) -> None:
     """A person plays one episode at a time: refuse ``--concurrency`` above 1."""
-    if config.concurrency > 1:
+    if config.executor.concurrency > 1:
         raise ConfigError(f"{part} 'human' is typed by one person: use --concurrency 1")
 
 
@@ -131,7 +131,7 @@ class HumanUser(UserSimulator):
         require_one_episode_at_a_time("user simulator", config)
 
     async def start(self) -> UserTurn:
-        mix = self.context.config.traits
+        mix = self.context.user.traits
         traits = f"Play this personality: {mix.label()}\n" if mix else ""
         self.console.show(
             USER_INTRO.format(

@@ -18,8 +18,8 @@ def check(domain: str, task_set: str | None, as_json: bool) -> None:
     """Report defective tasks: gold actions that error, unknown tools or bad arguments,
     required outputs no tool output contains, unknown user ids, and write actions that
     change nothing. Exits with status 1 when any task has a problem."""
-    from tautrait_core.domain.checks import check_task_set
     from tautrait_core.domain.task_sets import resolve_task_set, template_for
+    from tautrait_core.grading.checks import check_task_set
     from tautrait_core.plugins import lookup
 
     found = library_call(lookup, "domain", domain)

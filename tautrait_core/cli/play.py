@@ -52,7 +52,7 @@ def play(task_id: int, **options: Any) -> None:
     (/tools lists the tools, /policy shows the policy).
     The reward breakdown is printed at the end; played episodes are not stored.
     """
-    from tautrait_core.render.transcript import reward_breakdown
+    from tautrait_core.analysis.transcript import reward_breakdown
     from tautrait_core.run.play import play_config, play_episode
 
     settings = {key: value for key, value in options.items() if value is not None}

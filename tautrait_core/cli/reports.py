@@ -19,7 +19,8 @@ from tautrait_core.cli.root import (
     results_db_option,
     run_ids_argument,
 )
-from tautrait_core.render.console import command_hint, console, echo_json, format_cost
+from tautrait_core.money import format_cost
+from tautrait_core.render.console import command_hint, console, echo_json
 
 if TYPE_CHECKING:
     from tautrait_core.analysis.summary import BootstrapSettings, RunSummary

@@ -20,8 +20,8 @@ from tautrait_core.render.console import console, echo_json
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from tautrait_core.analysis.metrics import PassHatK
     from tautrait_core.analysis.rescore import EpisodeRescore, RescoreReport
+    from tautrait_core.grading.metrics import PassHatK
 
 
 @cli.command()
@@ -68,7 +68,7 @@ def rescore(
         library_call(check_results_database, path, must_exist=results_db is not None)
     judge = None
     if judge_model is not None:
-        from tautrait_core.compat.tau2.nl_judge import ModelJudge
+        from tautrait_core.grading.nl_judge import ModelJudge
 
         judge = ModelJudge(judge_spec(judge_model, judge_api_base, "judge", "judge"))
     report = library_call(

@@ -30,8 +30,8 @@ from tautrait_core.render.console import (
 )
 
 if TYPE_CHECKING:
-    from tautrait_core.compat.tau2_import import Tau2Import
-    from tautrait_core.compat.tau_trait_import import DomainImport
+    from tautrait_core.interchange.tau2_import import Tau2Import
+    from tautrait_core.interchange.tau_trait_import import DomainImport
 
 
 @cli.command()
@@ -162,13 +162,13 @@ def export(
     if export_format in ("tau-bench", "tau2"):
         if len(run_ids) > 1:
             raise click.UsageError(f"--format {export_format} exports one run: give one RUN id")
-        from tautrait_core.compat.result_files import result_list, tau2_result_file
+        from tautrait_core.interchange.result_files import result_list, tau2_result_file
 
         record = library_call(store.get_run, run_ids[0])
         if export_format == "tau2":
             data = library_call(tau2_result_file, record, store.episodes(record.id))
         else:
-            from tautrait_core.domain.task_sets import tasks_of_run
+            from tautrait_core.interchange.run_tasks import tasks_of_run
 
             tasks = library_call(tasks_of_run, record.domain, record.task_set)
             data = result_list(store.episodes(record.id), tasks)
@@ -179,7 +179,7 @@ def export(
             write_text_file(output, text, ConfigError, "the export")
             console(stderr=True).print(f"Wrote {output}", markup=False)
         return
-    from tautrait_core.compat import training_data
+    from tautrait_core.interchange import training_data
 
     episodes = library_call(training_data.stored_episodes, store, run_ids)
     if export_format == "sft":
@@ -215,7 +215,7 @@ def import_command(source: str, path: Path) -> None:
     if source == "tau2":
         _import_tau2(path)
         return
-    from tautrait_core.compat.tau_trait_import import import_tau_trait
+    from tautrait_core.interchange.tau_trait_import import import_tau_trait
     from tautrait_core.plugins import get_plugin_manager
 
     manager = get_plugin_manager()
@@ -232,7 +232,7 @@ def _tau_trait_imported(item: DomainImport) -> str:
 
 
 def _import_tau2(path: Path) -> None:
-    from tautrait_core.compat.tau2_import import import_tau2
+    from tautrait_core.interchange.tau2_import import import_tau2
 
     reports = library_call(import_tau2, path)
     first = next(item for item in reports if item.task_sets)
@@ -292,7 +292,7 @@ def import_results(
     The file holds the episodes but not the settings, so give them as options; they
     decide which runs compare with it.
     """
-    from tautrait_core.compat.result_import import ImportSettings, import_result_list
+    from tautrait_core.interchange.result_import import ImportSettings, import_result_list
     from tautrait_core.plugins import get_plugin_manager
     from tautrait_core.trait_mix import TraitMix
 

@@ -1,9 +1,10 @@
 """``tautrait run``.
 
-Each option is a :class:`~tautrait_core.config.RunConfig` field under the same name (or an
-upstream alias), with the field's default; ``tests/test_run_options.py`` checks that they
-agree. Options that plugins declare (:class:`~tautrait_core.run_options.RunOption`) are
-added when the command is parsed or its help is shown, never at import.
+Each option is a flat key of :class:`~tautrait_core.config.run_config.RunConfig` under the
+same name (or an upstream alias), with the setting's default; ``tests/test_run_options.py``
+checks that they agree. Options that plugins declare
+(:class:`~tautrait_core.run_options.RunOption`) are added when the command is parsed or its
+help is shown, never at import.
 """
 
 from __future__ import annotations
@@ -219,7 +220,7 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     are accepted, so an upstream command line ports by replacing `python run.py` with
     `tautrait run`.
     """
-    from tautrait_core.config import RunConfig, parse_task_ids
+    from tautrait_core.config.run_config import RunConfig, parse_task_ids
     from tautrait_core.trait_mix import TraitMix
 
     # only what was given: a resumed run keeps its stored settings for the rest
@@ -250,9 +251,9 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     config = library_call(RunConfig.model_validate, options)
     _check_output_paths(config)
     # a person typing one side needs the terminal to themselves: no live progress bar
-    typed = "human" in (config.agent, config.user)
+    typed = "human" in (config.agent.strategy, config.user.strategy)
     report = _execute_with_progress(config, quiet=as_json or typed)
-    if config.export_path or config.log_dir:
+    if config.storage.export_path or config.storage.log_dir:
         path = _write_result_list(report, config)
         if not as_json:
             console(stderr=True).print(f"Upstream result list written to {path}")
@@ -306,9 +307,10 @@ def _check_output_paths(config: Any) -> None:
     nothing): --results-db, and --result-fp or else --log-dir."""
     from tautrait_core.files import write_problem
 
-    paths = [("--results-db", config.results_db), ("--result-fp", config.export_path)]
-    if not config.export_path:  # --log-dir is unused with --result-fp
-        paths.append(("--log-dir", config.log_dir))
+    storage = config.storage
+    paths = [("--results-db", storage.results_db), ("--result-fp", storage.export_path)]
+    if not storage.export_path:  # --log-dir is unused with --result-fp
+        paths.append(("--log-dir", storage.log_dir))
     for flag, value in paths:
         if not value:
             continue
@@ -326,15 +328,17 @@ def _check_output_paths(config: Any) -> None:
 def _write_result_list(report: Any, config: Any) -> Path:
     """Write the run's upstream result list (``--result-fp`` or into ``--log-dir``); if that
     fails, a ClickException says that the run is stored and how to write the file again."""
-    from tautrait_core.compat.result_files import default_file_name, write_result_list
     from tautrait_core.errors import TautraitError
+    from tautrait_core.interchange.result_files import default_file_name, write_result_list
 
-    if config.export_path:
-        path = Path(config.export_path)
+    if config.storage.export_path:
+        path = Path(config.storage.export_path)
     else:
-        path = Path(config.log_dir) / default_file_name(config)
+        path = Path(config.storage.log_dir) / default_file_name(config)
     try:
-        return write_result_list(report, config.model_copy(update={"export_path": str(path)}))
+        return write_result_list(
+            report.run, report.results, config.with_settings(export_path=str(path))
+        )
     except TautraitError as exc:
         export = f"tautrait export {report.run.id} --format tau-bench -o {shlex.quote(str(path))}"
         raise click.ClickException(
@@ -372,7 +376,7 @@ def _execute_with_progress(config: Any, quiet: bool) -> Any:
         if progress.run_id:
             lead = f"{message} Finished episodes are saved. Resume with"
             resume = f"tautrait run --resume {progress.run_id}"
-            message = command_hint(lead, resume, config.results_db)
+            message = command_hint(lead, resume, config.storage.results_db)
         console(stderr=True).print(message, markup=False)
         sys.exit(130)
     finally:

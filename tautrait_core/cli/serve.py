@@ -53,7 +53,7 @@ def serve_scripted(domain: str | None, task_set: str | None, port: int, reply: s
 
     It listens on 127.0.0.1 only, never on other interfaces.
     """
-    from tautrait_core.testing.server import ScriptedModelServer, reply_text
+    from tautrait_core.scripted.server import ScriptedModelServer, reply_text
 
     responder = library_call(_episode_script, domain, task_set) if domain else None
     server = ScriptedModelServer(responder or (lambda request: reply_text(reply)), port=port)
@@ -83,7 +83,7 @@ def _episode_script(domain_name: str, task_set: str | None) -> object:
     """The responder that plays every built-in strategy on the tasks of a domain's task set."""
     from tautrait_core.domain.task_sets import resolve_task_set
     from tautrait_core.plugins import lookup
-    from tautrait_core.testing.scripts import StrategyScript
+    from tautrait_core.scripted.scripts import StrategyScript
 
     domain = lookup("domain", domain_name)
     resolved = resolve_task_set(domain, task_set)

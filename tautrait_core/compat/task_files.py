@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.domain.task import Action, Task
 from tautrait_core.errors import TaskSetError
 from tautrait_core.files import read_text_file
+from tautrait_core.types.task import Action, Task
 
 
 @dataclass

@@ -1,1 +1,1 @@
-"""Domains: tools, task sets, the episode database, the reward and task checks."""
+"""Domains: tools and their execution, task sets, the episode database and its initial state."""

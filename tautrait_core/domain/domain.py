@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from tautrait_core.domain.task import Task
+from tautrait_core.types.task import Task
 
 if TYPE_CHECKING:
     from sqlmodel import SQLModel

@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from tautrait_core.hookspecs import hookimpl
+from tautrait_core.hookmarkers import hookimpl
 from tautrait_core.registrations import DeferredPart
 
 if TYPE_CHECKING:

@@ -18,13 +18,13 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from tautrait_core.domain.criteria import EnvFunctionCall, Side
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.set_up_images import find_image, keep_image
 from tautrait_core.domain.state import EpisodeDB
-from tautrait_core.domain.task import Task
-from tautrait_core.episode.messages import Message, ToolCall
-from tautrait_core.episode.tool_execution import execute_tool_call, sync_state
+from tautrait_core.domain.tool_execution import execute_tool_call, sync_state
+from tautrait_core.types.criteria import EnvFunctionCall, Side
+from tautrait_core.types.messages import Message, ToolCall
+from tautrait_core.types.task import Task
 
 
 class InitialStateError(ValueError):

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tautrait_core.compat.tau2.tools import TAU2_UNKNOWN_TOOL
 from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
-from tautrait_core.domain.task import Task
 from tautrait_core.domain.task_sets import TAU2_IMPORT_HINT, TAU2_SOURCE, tau2_data_file
+from tautrait_core.domain.tau2_tools import TAU2_UNKNOWN_TOOL
 from tautrait_core.errors import ConfigError
 from tautrait_core.files import read_json_file
+from tautrait_core.types.task import Task
 
 if TYPE_CHECKING:
     from sqlmodel import SQLModel

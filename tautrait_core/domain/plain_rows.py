@@ -23,8 +23,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, bindparam
-from sqlalchemy import inspect as sa_inspect
+from sqlalchemy import JSON, bindparam, inspect as sa_inspect
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import Select
 from sqlmodel import Session, SQLModel, select

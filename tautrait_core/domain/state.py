@@ -34,8 +34,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import JSON, Engine, create_engine, event, exc, insert
-from sqlalchemy import inspect as sa_inspect
+from sqlalchemy import JSON, Engine, create_engine, event, exc, insert, inspect as sa_inspect
 from sqlalchemy.orm import attributes
 from sqlalchemy.pool import QueuePool, StaticPool
 from sqlmodel import Session, SQLModel

@@ -17,10 +17,10 @@ from pydantic import ValidationError
 
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.state import StateTemplate, get_template
-from tautrait_core.domain.task import Task
 from tautrait_core.errors import ConfigError, TaskSetError, UnknownNameError
 from tautrait_core.files import read_json_file
 from tautrait_core.paths import imports_dir
+from tautrait_core.types.task import Task
 
 UPSTREAM_SOURCE = "tau-trait"
 UPSTREAM_DEFAULT = f"{UPSTREAM_SOURCE}:test"
@@ -200,11 +200,3 @@ def template_for(domain: Domain, task_set: TaskSet) -> StateTemplate:
     """The database template a task set runs on (built once per process)."""
     loader = task_set.load_rows or domain.seed_data
     return get_template(domain.name, task_set.data_id or "builtin", domain.tables, loader)
-
-
-def tasks_of_run(domain_name: str, task_set: str) -> list[Task]:
-    """The current tasks of a stored run's domain and task set (no model or key checks)."""
-    from tautrait_core.plugins import lookup
-
-    domain = lookup("domain", domain_name, "Install the domain plugin the run used")
-    return resolve_task_set(domain, task_set).tasks

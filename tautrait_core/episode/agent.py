@@ -13,9 +13,9 @@ from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import Message
 from tautrait_core.episode.strategy import Strategy
-from tautrait_core.llm.usage import Usage
+from tautrait_core.types.messages import Message
+from tautrait_core.types.usage import Usage
 
 
 class Agent(Strategy, ABC):

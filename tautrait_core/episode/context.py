@@ -2,55 +2,97 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from tautrait_core.config import RunConfig
+from tautrait_core.config.parts import (
+    AgentSettings,
+    JudgeSettings,
+    Limits,
+    TransportSettings,
+    UserSettings,
+)
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.domain import Domain
-from tautrait_core.domain.task import Task
 from tautrait_core.errors import ConfigError
 from tautrait_core.llm.client import ModelSpec
 from tautrait_core.paths import response_cache_path
-
-
-@dataclass(frozen=True)
-class _ModelSide:
-    """Where one side's model settings live in :class:`RunConfig`: ``{role}_model``,
-    ``{role}_provider``, ``{role}_api_base`` and the named temperature field."""
-
-    role: str
-    label: str
-    temperature_field: str
-
-
-_AGENT_SIDE = _ModelSide(role="agent", label="agent", temperature_field="temperature")
-_USER_SIDE = _ModelSide(role="user", label="user simulator", temperature_field="user_temperature")
+from tautrait_core.types.task import Task
 
 
 @dataclass(frozen=True)
 class EpisodeContext:
-    """One episode's fixed inputs.
+    """One episode's fixed inputs: what it runs and the parts of the run's configuration it
+    uses (storage and the executor stay with the run).
 
     Attributes:
         domain: The domain (policy, tools, schemas).
         task: The task being run.
         task_id: The task's index in its task set.
         trial: The trial number (0-based).
-        config: The run's configuration (models, traits, limits).
         seed: A per-episode seed derived from the run seed, task and trial.
         protocol: How the episode runs: its task set's protocol (``"tau-bench"`` or
             ``"tau2"``, see :class:`tautrait_core.domain.domain.TaskSet`); a dual-control
             domain and solo mode always run with τ²'s (:attr:`tau2`).
+        agent: The agent's strategy, model and temperature.
+        user: The simulated user's strategy, model, temperature and traits.
+        judge: The model that judges NL assertions, if any.
+        transport: Retries, timeouts and the response cache of every model request.
+        limits: The step and tool-error limits.
+        solo: Whether the agent works alone (``--solo``): no customer, the agent gets the
+            task's ticket and the user tools.
+        plugin_options: The value of every run option the loaded plugins declare (as given,
+            else the option's default); read one with :meth:`plugin_option`.
     """
 
     domain: Domain
     task: Task
     task_id: int
     trial: int
-    config: RunConfig
     seed: int
     protocol: Literal["tau-bench", "tau2"] = "tau-bench"
+    agent: AgentSettings = field(default_factory=AgentSettings)
+    user: UserSettings = field(default_factory=UserSettings)
+    judge: JudgeSettings = field(default_factory=JudgeSettings)
+    transport: TransportSettings = field(default_factory=TransportSettings)
+    limits: Limits = field(default_factory=Limits)
+    solo: bool = False
+    plugin_options: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of_run(
+        cls,
+        config: RunConfig,
+        domain: Domain,
+        task: Task,
+        task_id: int = 0,
+        trial: int = 0,
+        seed: int = 0,
+        protocol: Literal["tau-bench", "tau2"] = "tau-bench",
+        plugin_options: Mapping[str, Any] | None = None,
+    ) -> EpisodeContext:
+        """The context of one episode of a run configured by ``config``: its parts, and
+        ``plugin_options`` (the run's option values with defaults filled in; by default the
+        options as given in ``config``)."""
+        return cls(
+            domain=domain,
+            task=task,
+            task_id=task_id,
+            trial=trial,
+            seed=seed,
+            protocol=protocol,
+            agent=config.agent,
+            user=config.user,
+            judge=config.judge,
+            transport=config.transport,
+            limits=config.limits,
+            solo=config.solo,
+            plugin_options=dict(
+                config.plugin_options if plugin_options is None else plugin_options
+            ),
+        )
 
     @property
     def tau2(self) -> bool:
@@ -60,48 +102,66 @@ class EpisodeContext:
         return self.protocol == "tau2" or self.domain.dual_control or self.solo
 
     @property
-    def solo(self) -> bool:
-        """Whether the agent works alone (``--solo``): no customer, the agent gets the
-        task's ticket and the user tools."""
-        return self.config.solo
-
-    @property
     def user_tool_schemas(self) -> list[dict[str, Any]]:
         """The tools the customer may call in this episode (none in solo mode, where the
         agent has them)."""
         return [] if self.solo else list(self.domain.user_tool_schemas)
 
+    def plugin_option(self, name: str) -> Any:
+        """The value of the run option ``name`` a plugin declares: as given, else its default.
+
+        Raises:
+            ConfigError: no loaded plugin declares ``name``.
+        """
+        if name not in self.plugin_options:
+            raise ConfigError(
+                f"no installed plugin declares the run option {name!r} "
+                "(the loaded plugins and their options: tautrait plugins)"
+            )
+        return self.plugin_options[name]
+
     def agent_model(self) -> ModelSpec:
         """The agent's model, from ``--agent-model`` and friends."""
-        return self._model_spec(_AGENT_SIDE)
+        agent = self.agent
+        if not agent.model:
+            raise ConfigError(f"agent {agent.strategy!r} needs a model: pass --agent-model")
+        return self._model_spec(
+            agent.model, agent.provider, agent.api_base, agent.temperature, "agent"
+        )
 
     def user_model(self) -> ModelSpec:
         """The simulated user's model, from ``--user-model`` and friends."""
-        return self._model_spec(_USER_SIDE)
+        user = self.user
+        if not user.model:
+            raise ConfigError(f"user simulator {user.strategy!r} needs a model: pass --user-model")
+        return self._model_spec(user.model, user.provider, user.api_base, user.temperature, "user")
 
-    def _model_spec(self, side: _ModelSide) -> ModelSpec:
+    def _model_spec(
+        self,
+        model: str,
+        provider: str | None,
+        api_base: str | None,
+        temperature: float | None,
+        role: str,
+    ) -> ModelSpec:
         """A model of one side, with the run's retry, timeout and cache settings."""
-        config = self.config
-        model = getattr(config, f"{side.role}_model")
-        if not model:
-            strategy = getattr(config, side.role)
-            raise ConfigError(f"{side.label} {strategy!r} needs a model: pass --{side.role}-model")
+        transport = self.transport
         return ModelSpec(
             model=model,
-            provider=getattr(config, f"{side.role}_provider"),
-            api_base=getattr(config, f"{side.role}_api_base"),
-            temperature=getattr(config, side.temperature_field),
-            max_retries=config.max_retries,
-            retry_base_s=config.retry_base_s,
-            timeout_s=config.timeout_s,
-            role=side.role,
+            provider=provider,
+            api_base=api_base,
+            temperature=temperature,
+            max_retries=transport.max_retries,
+            retry_base_s=transport.retry_base_s,
+            timeout_s=transport.timeout_s,
+            role=role,
             cache_path=self.cache_path(),
             cache_scope=self.cache_scope(),
         )
 
     def cache_path(self) -> Path | None:
         """The response cache, when the run uses one."""
-        return response_cache_path() if self.config.cache else None
+        return response_cache_path() if self.transport.cache else None
 
     def cache_scope(self) -> str:
         """What keeps cached answers of different episodes apart."""

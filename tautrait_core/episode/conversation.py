@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import Message
-from tautrait_core.episode.result import Termination
 from tautrait_core.episode.user import UserSimulator
 from tautrait_core.llm.client import encodable_text
+from tautrait_core.types.messages import Message
+from tautrait_core.types.result import Termination
 
 
 @dataclass

@@ -14,8 +14,8 @@ runs the conversation:
   :mod:`tautrait_core.episode.tau2_protocol`.
 
 Then the reward is computed: on the basis a τ²-style task declares
-(:mod:`tautrait_core.domain.criteria_reward`), else with τ-bench's semantics
-(:mod:`tautrait_core.domain.reward`).
+(:mod:`tautrait_core.grading.criteria_reward`), else with τ-bench's semantics
+(:mod:`tautrait_core.grading.reward`).
 
 Failures are classified so that metrics stay honest:
 
@@ -40,22 +40,9 @@ import dataclasses
 import datetime as dt
 import time
 
-from tautrait_core.domain.criteria_reward import grade_criteria
 from tautrait_core.domain.initial_state import apply_initial_state
-from tautrait_core.domain.reward import RewardInfo, compute_reward
 from tautrait_core.domain.state import EpisodeDB, StateTemplate
-from tautrait_core.episode.agent import Agent
-from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.conversation import (
-    Conversation,
-    EpisodeProtocol,
-    UserFailure,
-    user_turn,
-)
-from tautrait_core.episode.messages import STOP_TOKEN, Message
-from tautrait_core.episode.result import FINISHED_TERMINATIONS, EpisodeResult, Outcome, Termination
-from tautrait_core.episode.tau2_protocol import Tau2Episode
-from tautrait_core.episode.tool_execution import (
+from tautrait_core.domain.tool_execution import (
     MAX_ARGUMENT_CHARS,
     MAX_ARGUMENT_DEPTH,
     argument_depth,
@@ -64,10 +51,24 @@ from tautrait_core.episode.tool_execution import (
     execute_tool_call,
     invalid_arguments_observation,
 )
+from tautrait_core.episode.agent import Agent
+from tautrait_core.episode.context import EpisodeContext
+from tautrait_core.episode.conversation import (
+    Conversation,
+    EpisodeProtocol,
+    UserFailure,
+    user_turn,
+)
+from tautrait_core.episode.tau2_protocol import Tau2Episode
 from tautrait_core.episode.user import UserSimulator
 from tautrait_core.errors import ContextWindowError, ProviderError
+from tautrait_core.grading.criteria_reward import grade_criteria
+from tautrait_core.grading.reward import compute_reward
 from tautrait_core.llm.client import call_log, encodable_text
-from tautrait_core.llm.usage import ModelCall
+from tautrait_core.types.messages import STOP_TOKEN, Message
+from tautrait_core.types.result import FINISHED_TERMINATIONS, EpisodeResult, Outcome, Termination
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.usage import ModelCall
 
 __all__ = [
     "MAX_ARGUMENT_CHARS",
@@ -174,16 +175,16 @@ async def _score(
     domain = context.domain
     if context.solo:  # as the episode did, the agent's calls of user tools run them
         domain = dataclasses.replace(domain, tools=[*domain.tools, *domain.user_tools])
-    judge_model = context.config.judge_model
+    judge_model = context.judge.model
     if judge_model is None:
         return grade_criteria(
             domain, task, template, conversation.messages, termination.value, db.today
         )
-    from tautrait_core.compat.tau2.nl_judge import ModelJudge
+    from tautrait_core.grading.nl_judge import ModelJudge
     from tautrait_core.llm.client import ModelSpec
 
     spec = ModelSpec(
-        model=judge_model, api_base=context.config.judge_api_base, temperature=0.0, role="judge"
+        model=judge_model, api_base=context.judge.api_base, temperature=0.0, role="judge"
     )
     # the grader is synchronous and the judge runs its own event loop: off this one
     return await asyncio.to_thread(
@@ -205,7 +206,7 @@ class TauBenchEpisode(EpisodeProtocol):
 
     async def run(self) -> None:
         """Play the conversation to its end."""
-        domain, config = self.context.domain, self.context.config
+        domain, limits = self.context.domain, self.context.limits
         db, agent, user, conversation = self.db, self.agent, self.user, self.conversation
         messages = conversation.messages
         first = await _user_text(user.start())
@@ -213,7 +214,7 @@ class TauBenchEpisode(EpisodeProtocol):
         if STOP_TOKEN in first:
             conversation.termination = Termination.USER_STOP
         while conversation.termination is None:
-            if conversation.steps >= config.step_limit(tau2=False):
+            if conversation.steps >= limits.step_limit(tau2=False):
                 conversation.termination = Termination.MAX_STEPS
                 break
             reply = await agent.next_message(messages)
@@ -230,9 +231,9 @@ class TauBenchEpisode(EpisodeProtocol):
                 )
                 if ends_episode(domain, call):
                     conversation.termination = Termination.TERMINATING_TOOL
-                elif config.max_errors is not None and domain.is_error(observation):
+                elif limits.max_errors is not None and domain.is_error(observation):
                     conversation.tool_errors += 1
-                    if conversation.tool_errors >= config.max_errors:
+                    if conversation.tool_errors >= limits.max_errors:
                         conversation.termination = Termination.TOO_MANY_ERRORS
             else:
                 content = encodable_text(reply.content or "")

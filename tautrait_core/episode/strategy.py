@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.episode.context import EpisodeContext
 
 

@@ -2,7 +2,7 @@
 
 The conversation is a sequence of hops, each counted as one step: an agent message, a user
 message, or one batch of tool results. The agent greets first with
-:data:`~tautrait_core.episode.messages.TAU2_GREETING` (unless the task starts from a message
+:data:`~tautrait_core.types.messages.TAU2_GREETING` (unless the task starts from a message
 history, or the agent works alone). Every tool call of a message runs, in list order,
 against the same state, on the side that made it; the results go back to the caller only:
 the agent never sees the customer's tool calls or their results, and the customer never
@@ -19,19 +19,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from tautrait_core.domain.criteria import Side
+from tautrait_core.domain.tool_execution import bounded_call, execute_tool_call
 from tautrait_core.episode.conversation import EpisodeProtocol, user_turn
-from tautrait_core.episode.messages import (
+from tautrait_core.episode.user import UserTurn
+from tautrait_core.llm.client import encodable_text
+from tautrait_core.types.criteria import Side
+from tautrait_core.types.messages import (
     OUT_OF_SCOPE_TOKEN,
     STOP_TOKEN,
     TAU2_GREETING,
     TRANSFER_TOKEN,
     Message,
 )
-from tautrait_core.episode.result import Termination
-from tautrait_core.episode.tool_execution import bounded_call, execute_tool_call
-from tautrait_core.episode.user import UserTurn
-from tautrait_core.llm.client import encodable_text
+from tautrait_core.types.result import Termination
 
 DEFAULT_MAX_ERRORS = 10
 """The error limit when ``--max-errors`` is not given (τ²-bench's default)."""
@@ -68,7 +68,7 @@ class Tau2Episode(EpisodeProtocol):
     """Runs one conversation with the τ² protocol, filling in ``conversation``."""
 
     def __post_init__(self) -> None:
-        self.max_errors = self.context.config.max_errors or DEFAULT_MAX_ERRORS
+        self.max_errors = self.context.limits.max_errors or DEFAULT_MAX_ERRORS
         self.pending_user: UserInput = self.user.start
         self.pending_calls: tuple[Message, Side] | None = None
 
@@ -86,7 +86,7 @@ class Tau2Episode(EpisodeProtocol):
             conversation.steps += 1
             if conversation.termination is not None:
                 break
-            if conversation.steps >= self.context.config.step_limit(tau2=True):
+            if conversation.steps >= self.context.limits.step_limit(tau2=True):
                 conversation.termination = Termination.MAX_STEPS
             elif conversation.tool_errors >= self.max_errors:
                 conversation.termination = Termination.TOO_MANY_ERRORS

@@ -12,10 +12,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from tautrait_core.episode.messages import ToolCall
 from tautrait_core.episode.strategy import Strategy
-from tautrait_core.llm.usage import Usage
 from tautrait_core.trait_mix import TraitMix
+from tautrait_core.types.messages import ToolCall
+from tautrait_core.types.usage import Usage
 
 
 @dataclass
@@ -37,7 +37,7 @@ class TraitBackend(Strategy, ABC):
     @property
     def traits(self) -> TraitMix:
         """The run's trait mix."""
-        return self.context.config.traits
+        return self.context.user.traits
 
     @abstractmethod
     async def generate(

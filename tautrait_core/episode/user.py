@@ -2,11 +2,11 @@
 
 A user class is registered with the ``register_user_simulators`` hook and constructed once
 per episode, with the trait backend that renders the run's trait mix. The episode ends when
-a user message contains :data:`tautrait_core.episode.messages.STOP_TOKEN` (with the τ²
+a user message contains :data:`tautrait_core.types.messages.STOP_TOKEN` (with the τ²
 protocol also ``###TRANSFER###`` or ``###OUT-OF-SCOPE###``).
 
 A turn is text (``str``), which is all a single-control domain needs. In a dual-control
-domain a turn may instead be a :class:`~tautrait_core.episode.messages.Message` with tool
+domain a turn may instead be a :class:`~tautrait_core.types.messages.Message` with tool
 calls on the customer's own tools (:attr:`EpisodeContext.user_tool_schemas`); the episode
 runs them in order and hands their results to :meth:`UserSimulator.observe_tool_results`,
 whose answer is the next turn. Text-only user simulators need not change.
@@ -18,10 +18,10 @@ from abc import ABC, abstractmethod
 from typing import ClassVar
 
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import Message
 from tautrait_core.episode.strategy import Strategy
 from tautrait_core.episode.trait_backend import TraitBackend
-from tautrait_core.llm.usage import Usage
+from tautrait_core.types.messages import Message
+from tautrait_core.types.usage import Usage
 
 UserTurn = str | Message
 """What a user simulator answers: text for the agent, or a message with tool calls."""

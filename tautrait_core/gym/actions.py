@@ -10,7 +10,7 @@ import json
 import string
 from typing import Any
 
-from tautrait_core.episode.messages import Message, ToolCall
+from tautrait_core.types.messages import Message, ToolCall
 
 CHARSET = string.printable
 """The characters of the environments' text spaces: printable ASCII and whitespace."""

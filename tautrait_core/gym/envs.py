@@ -17,12 +17,10 @@ from typing import Any, ClassVar, Literal
 import gymnasium
 from gymnasium import spaces
 
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.task_sets import template_for
 from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.loop import run_episode
-from tautrait_core.episode.messages import Message
-from tautrait_core.episode.result import EpisodeResult, Termination
 from tautrait_core.errors import ConfigError
 from tautrait_core.gym.actions import (
     CHARSET,
@@ -34,6 +32,8 @@ from tautrait_core.gym.actions import (
 )
 from tautrait_core.gym.handoff import ExternalAgent, ExternalUser, Handoff
 from tautrait_core.run.prepared import PreparedRun, prepare
+from tautrait_core.types.messages import Message
+from tautrait_core.types.result import EpisodeResult, Termination
 
 Side = Literal["agent", "user"]
 PLACEHOLDER = "human"
@@ -80,10 +80,10 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
         if config is None:
             config = RunConfig.model_validate({"domain": domain, "task_set": task_set, **settings})
         if task_id is not None:
-            config = config.model_copy(update={"task_ids": [task_id]})
-        checked = config.model_copy(update={self.side: PLACEHOLDER, "concurrency": 1})
+            config = config.with_settings(task_ids=[task_id])
+        checked = config.with_settings(**{self.side: PLACEHOLDER, "concurrency": 1})
         self.prepared: PreparedRun = prepare(checked)
-        self.config = self.prepared.config.model_copy(update={self.side: "gym"})
+        self.config = self.prepared.config.with_settings(**{self.side: "gym"})
         self.template = template_for(self.prepared.domain, self.prepared.task_set)
         if isinstance(today, str):
             today = dt.date.fromisoformat(today)
@@ -112,14 +112,15 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
             raise ConfigError(
                 f"task_id {task_id} is out of range: the task set has 0..{len(tasks) - 1}"
             )
-        self.context = EpisodeContext(
-            domain=self.prepared.domain,
-            task=tasks[task_id],
-            task_id=task_id,
+        self.context = EpisodeContext.of_run(
+            self.config,
+            self.prepared.domain,
+            tasks[task_id],
+            task_id,
             trial=0,
-            config=self.config,
             seed=int(self.np_random.integers(2**31)),
             protocol=self.prepared.task_set.protocol,
+            plugin_options=self.prepared.plugin_options,
         )
         self._handoff = Handoff(self._loop)
         view = self._handoff.start(self._episode(self.context, self._handoff))
@@ -167,7 +168,7 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
         assert self.context is not None
         info: dict[str, Any] = {
             "task_id": self.context.task_id,
-            "traits": self.config.traits.label(),
+            "traits": self.config.user.traits.label(),
         }
         result = self.result
         if result is not None:
@@ -261,6 +262,6 @@ class UserEnv(EpisodeEnv):
         assert self.context is not None
         return {
             "instruction": to_json(self.context.task.instruction),
-            "traits": to_json(self.config.traits.as_words()),
+            "traits": to_json(self.config.user.traits.as_words()),
             "messages": to_json(self._turns),
         }

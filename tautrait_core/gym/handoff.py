@@ -17,10 +17,10 @@ from typing import Any
 
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import Message
-from tautrait_core.episode.result import EpisodeResult
 from tautrait_core.episode.trait_backend import TraitBackend
 from tautrait_core.episode.user import UserSimulator
+from tautrait_core.types.messages import Message
+from tautrait_core.types.result import EpisodeResult
 
 
 class Handoff:

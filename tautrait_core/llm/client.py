@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.episode.messages import Message, ToolCall
 from tautrait_core.errors import ContextWindowError, ProviderError
 from tautrait_core.llm.direct import DirectRoute, direct_route
 from tautrait_core.llm.provider import load_litellm
 from tautrait_core.llm.retries import _is_retryable, _retry_after, retry_delay
-from tautrait_core.llm.usage import ModelCall, Usage
+from tautrait_core.types.messages import Message, ToolCall
+from tautrait_core.types.usage import ModelCall, Usage
 
 LOCAL_KEY = "sk-local-no-key"
 """Sent to OpenAI-compatible local servers (vLLM, Ollama, llama.cpp) that need no key."""

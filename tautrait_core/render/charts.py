@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil
 
-from tautrait_core.analysis.metrics import PassHatKInterval
 from tautrait_core.analysis.trait_drop import TraitDropTable
+from tautrait_core.grading.metrics import PassHatKInterval
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b")
 FONT_SIZE = 12

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import shlex
 import textwrap
@@ -12,11 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from tautrait_core.money import format_costs
+
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
-    from tautrait_core.analysis.metrics import RunMetrics
+    from tautrait_core.grading.metrics import RunMetrics
     from tautrait_core.store.tables import RunRecord
 
 
@@ -68,30 +69,6 @@ def command_hint(lead: str, command: str, results_db: Path | str | None, more: s
     if pasted == command and len(one_line) <= 80:
         return one_line
     return f"{textwrap.fill(lead + ':', 80)}\n  {pasted}{more}"
-
-
-MIN_COST_DECIMALS = 4
-MAX_COST_DECIMALS = 10
-
-
-def format_costs(*costs: float | None) -> list[str]:
-    """Dollar amounts shown together (a total and its parts), with one number of decimals.
-
-    At least four decimals, more when needed so that the smallest non-zero amount keeps two
-    significant digits (``$0.000012``, never ``$0.0000``); ``unknown`` when some call had
-    no known price (never a silent 0).
-    """
-    nonzero = [abs(cost) for cost in costs if cost]
-    decimals = MIN_COST_DECIMALS
-    if nonzero:
-        needed = 1 - math.floor(math.log10(min(nonzero)))
-        decimals = min(max(decimals, needed), MAX_COST_DECIMALS)
-    return ["unknown" if cost is None else f"${cost:.{decimals}f}" for cost in costs]
-
-
-def format_cost(cost: float | None) -> str:
-    """Dollars (see :func:`format_costs`), or ``unknown`` when a price is unknown."""
-    return format_costs(cost)[0]
 
 
 def cost_line(metrics: RunMetrics, imported: bool = False) -> str:

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 from tautrait_core.analysis.summary import BootstrapSettings, RunSummary
 from tautrait_core.analysis.trait_audit import TraitAudit
 from tautrait_core.analysis.trait_drop import TraitDropTable
-from tautrait_core.episode.result import EpisodeResult, Outcome
+from tautrait_core.analysis.transcript import component_failures_line, reward_breakdown, transcript
+from tautrait_core.money import format_cost
 from tautrait_core.render.charts import FONT_SIZE, CurveSeries, pass_hat_k_chart, trait_drop_chart
-from tautrait_core.render.console import format_cost
 from tautrait_core.render.terminal import (
     change_with_interval,
     correlation_lines,
@@ -30,9 +30,9 @@ from tautrait_core.render.terminal import (
     pass_change_by_run,
     run_heading,
 )
-from tautrait_core.render.transcript import component_failures_line, reward_breakdown, transcript
 from tautrait_core.store.tables import DiagnosisRecord
 from tautrait_core.trait_mix import TRAITS
+from tautrait_core.types.result import EpisodeResult, Outcome
 
 if TYPE_CHECKING:
     from jinja2 import Environment

@@ -6,8 +6,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tautrait_core.episode.result import EpisodeResult
     from tautrait_core.store.tables import RunRecord
+    from tautrait_core.types.result import EpisodeResult
 from tautrait_core.render.console import console
 
 

@@ -10,15 +10,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tautrait_core.analysis.grouping import describe_differences
-from tautrait_core.compat.result_import import IMPORTED_STATUS
-from tautrait_core.render.console import command_hint, cost_line, format_cost
-from tautrait_core.render.transcript import (
+from tautrait_core.analysis.transcript import (
     component_failures,
     component_failures_line,
     reward_breakdown,
     transcript,
     visible,
 )
+from tautrait_core.interchange.result_import import IMPORTED_STATUS
+from tautrait_core.money import format_cost
+from tautrait_core.render.console import command_hint, cost_line
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -28,9 +29,9 @@ if TYPE_CHECKING:
     from tautrait_core.analysis.summary import RunSummary
     from tautrait_core.analysis.trait_audit import RunTraitAudit, TraitAudit
     from tautrait_core.analysis.trait_drop import TraitDropTable
-    from tautrait_core.episode.result import EpisodeResult
     from tautrait_core.run.sweeps import PointOutcome
     from tautrait_core.store.tables import DiagnosisRecord, RunRecord
+    from tautrait_core.types.result import EpisodeResult
 
 ENTRY_STYLES = {
     "system": ("system", "dim"),
@@ -75,7 +76,7 @@ def summary_view(
     """The lines ``tautrait report`` prints for one run (stored in ``results_db``)."""
     from rich.text import Text
 
-    from tautrait_core.config import stored_plugin_options
+    from tautrait_core.config.run_config import stored_plugin_options
 
     record, metrics = summary.record, summary.metrics
     options = stored_plugin_options(record.config)
@@ -277,8 +278,8 @@ def sweep_points_view(outcomes: list[PointOutcome], name: str) -> RenderableType
         config, metrics = outcome.point.config, outcome.metrics
         settings = [
             config.domain,
-            f"agent model {config.agent_model or '-'}",
-            f"traits {config.traits.label().replace(',', ', ')}",
+            f"agent model {config.agent.model or '-'}",
+            f"traits {config.user.traits.label().replace(',', ', ')}",
             *(f"{key} {outcome.point.values[key]}" for key in other),
         ]
         average = metrics.average_reward if metrics else None

@@ -9,8 +9,8 @@ import signal
 import threading
 from typing import TYPE_CHECKING, Protocol
 
-from tautrait_core.episode.result import EpisodeResult
 from tautrait_core.store.rows import episode_cost
+from tautrait_core.types.result import EpisodeResult
 
 if TYPE_CHECKING:
     from tautrait_core.store.tables import RunRecord
@@ -115,7 +115,7 @@ class SpendTracker:
     def stop_reason(self) -> str | None:
         if not self.exhausted():
             return None
-        from tautrait_core.render.console import format_costs
+        from tautrait_core.money import format_costs
 
         spent, limit = format_costs(self.spent, self.limit)
         return f"--max-cost reached: spent {spent} of {limit}"

@@ -18,10 +18,10 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, Protocol
 
-from tautrait_core.config import RunConfig
-from tautrait_core.episode.result import EpisodeResult
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import ConfigError
 from tautrait_core.run.prepared import import_ray
+from tautrait_core.types.result import EpisodeResult
 
 if TYPE_CHECKING:
     from tautrait_core.domain.state import StateTemplate
@@ -56,23 +56,23 @@ class LocalExecutor:
 class RayExecutor:
     """Runs episodes on a pool of :class:`EpisodeWorker` Ray actors.
 
-    Connects to ``config.ray_address`` or starts a local instance; an already initialised Ray
-    (e.g. by a script or a test with its own ``runtime_env``) is used as it is. The pool has
-    one actor per CPU the cluster has free when the run starts (at least one, at most
-    ``config.concurrency``); each episode goes to the actor with the fewest running. An actor
-    that dies (its node lost, killed for memory) is replaced, and its running episodes come
-    back as infrastructure errors that a resume runs again.
+    Connects to ``config.executor.ray_address`` or starts a local instance; an already
+    initialised Ray (e.g. by a script or a test with its own ``runtime_env``) is used as it is.
+    The pool has one actor per CPU the cluster has free when the run starts (at least one, at
+    most ``config.executor.concurrency``); each episode goes to the actor with the fewest
+    running. An actor that dies (its node lost, killed for memory) is replaced, and its running
+    episodes come back as infrastructure errors that a resume runs again.
     """
 
     def __init__(self, config: RunConfig) -> None:
         ray = import_ray()
         if not ray.is_initialized():
-            _connect(ray, config.ray_address)
+            _connect(ray, config.executor.ray_address)
         self._ray = ray
         self._worker_class = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(EpisodeWorker)
         self._config_json = config.model_dump_json()
         free_cpus = int(ray.available_resources().get("CPU", 0))
-        size = max(1, min(config.concurrency, free_cpus))
+        size = max(1, min(config.executor.concurrency, free_cpus))
         self._actors = [self._start_actor() for _ in range(size)]
         self._running = [0] * size
 
@@ -122,8 +122,8 @@ def _connect(ray: Any, address: str | None) -> None:
 
 
 def executor_for(prepared: PreparedRun, template: StateTemplate) -> EpisodeExecutor:
-    """The executor named by ``prepared.config.executor``."""
-    if prepared.config.executor == "ray":
+    """The executor named by ``prepared.config.executor.kind``."""
+    if prepared.config.executor.kind == "ray":
         return RayExecutor(prepared.config)
     return LocalExecutor(prepared, template)
 

@@ -14,13 +14,13 @@ import datetime as dt
 from typing import Any, Literal
 
 from tautrait_core.builtin.human import HumanAgent, HumanConsole, HumanUser
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.task_sets import template_for
 from tautrait_core.episode.loop import run_episode
-from tautrait_core.episode.result import EpisodeResult
 from tautrait_core.errors import ConfigError
 from tautrait_core.plugins import lookup
 from tautrait_core.run.prepared import episode_context, prepare
+from tautrait_core.types.result import EpisodeResult
 
 Side = Literal["agent", "user"]
 HUMAN = "human"
@@ -72,7 +72,7 @@ def play_episode(
         ConfigError, UnknownNameError: as :func:`tautrait_core.run.prepared.prepare` does, before
             anything is shown.
     """
-    prepared = prepare(config.model_copy(update={"task_ids": [task_id], "concurrency": 1}))
+    prepared = prepare(config.with_settings(task_ids=[task_id], concurrency=1))
     context = episode_context(prepared, task_id, 0)
     traits = prepared.trait_backend_class(context)
     if issubclass(prepared.agent_class, HumanAgent):

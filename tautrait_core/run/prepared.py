@@ -11,16 +11,17 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task_sets import resolve_task_set
 from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.loop import run_episode
-from tautrait_core.episode.result import EpisodeResult
 from tautrait_core.errors import ConfigError
 from tautrait_core.llm.keys import require_keys
 from tautrait_core.plugins import get_plugin_manager
+from tautrait_core.run.plugin_options import checked_plugin_options, plugin_option_values
+from tautrait_core.types.result import EpisodeResult
 
 RAY_INSTALL_HINT = "install the extra with: pip install 'tautrait-core[ray]'"
 
@@ -38,6 +39,8 @@ class PreparedRun:
     trait_backend_class: type
     warnings: list[str] = field(default_factory=list)
     """Problems that do not stop the run (shown with its results)."""
+    plugin_options: dict[str, Any] = field(default_factory=dict)
+    """Every declared run option's value in this run (as given, else its default)."""
 
 
 def prepare(config: RunConfig) -> PreparedRun:
@@ -48,37 +51,39 @@ def prepare(config: RunConfig) -> PreparedRun:
             "missing --domain: a run needs a domain (RunConfig(domain=...)); "
             "list the installed domains with: tautrait plugins"
         )
-    check_plugin_options(config)
+    config = checked_plugin_options(config)
     domain = manager.get(
         "domain", config.domain, "Install a domain plugin, e.g. pip install tautrait-telehealth"
     )
-    agent_class = manager.get("agent", config.agent)
-    if config.user is None:
+    agent, user = config.agent, config.user
+    agent_class = manager.get("agent", agent.strategy)
+    if user.strategy is None:
         plays_user = agent_class.needs_model and not config.solo
-        config = config.model_copy(update={"user": "llm" if plays_user else "scripted"})
-    user_class = manager.get("user", config.user)
-    backend_class = manager.get("trait_backend", config.trait_backend)
-    if agent_class.needs_model and not config.agent_model:
+        config = config.with_settings(user="llm" if plays_user else "scripted")
+        user = config.user
+    user_class = manager.get("user", user.strategy)
+    backend_class = manager.get("trait_backend", user.trait_backend)
+    if agent_class.needs_model and not agent.model:
         raise ConfigError(
-            f"agent {config.agent!r} calls a model: pass --agent-model (e.g. gpt-4o), "
+            f"agent {agent.strategy!r} calls a model: pass --agent-model (e.g. gpt-4o), "
             "or use --agent oracle for an offline dry run"
         )
-    if user_class.needs_model and not config.user_model and not config.solo:
+    if user_class.needs_model and not user.model and not config.solo:
         raise ConfigError(
-            f"user simulator {config.user!r} calls a model: pass --user-model, "
+            f"user simulator {user.strategy!r} calls a model: pass --user-model, "
             "or use --user scripted for an offline dry run"
         )
     warnings = []
     if config.solo:
         check_solo(config, domain, agent_class)
-        if config.user != "scripted":
+        if user.strategy != "scripted":
             warnings.append(
-                f"solo mode has no customer: user simulator {config.user!r} is not used"
+                f"solo mode has no customer: user simulator {user.strategy!r} is not used"
             )
-    elif config.traits.traits and not user_class.needs_model:
+    elif user.traits.traits and not user_class.needs_model:
         warnings.append(
-            f"user simulator {config.user!r} calls no model and ignores traits: this run is "
-            f"stored with traits {config.traits.label()} but its user showed none. Leave "
+            f"user simulator {user.strategy!r} calls no model and ignores traits: this run is "
+            f"stored with traits {user.traits.label()} but its user showed none. Leave "
             "--traits out, or use a model-driven user (--user llm --user-model ...)"
         )
     for part in (agent_class, user_class, backend_class):
@@ -86,25 +91,25 @@ def prepare(config: RunConfig) -> PreparedRun:
         if check is not None:
             check(config)
     if agent_class.needs_model:
-        require_keys(config.agent_model, config.agent_provider, config.agent_api_base, "agent")
+        require_keys(agent.model, agent.provider, agent.api_base, "agent")
     if (
         user_class.needs_model
         and not config.solo
         and getattr(backend_class, "uses_user_model", True)
     ):
-        require_keys(config.user_model, config.user_provider, config.user_api_base, "user")
-    if config.judge_model is not None:
-        require_keys(config.judge_model, None, config.judge_api_base, "judge")
+        require_keys(user.model, user.provider, user.api_base, "user")
+    if config.judge.model is not None:
+        require_keys(config.judge.model, None, config.judge.api_base, "judge")
     check_executor(config)
-    if config.cache:  # a damaged cache fails the run here, not each episode
+    if config.transport.cache:  # a damaged cache fails the run here, not each episode
         from tautrait_core.llm.cache import open_cache
         from tautrait_core.paths import response_cache_path
 
         open_cache(response_cache_path())
     task_set = resolve_task_set(domain, config.task_set)
-    if config.max_steps is None:  # the run stores the limit its protocol gave
+    if config.limits.max_steps is None:  # the run stores the limit its protocol gave
         tau2 = task_set.protocol == "tau2" or domain.dual_control or config.solo
-        config = config.model_copy(update={"max_steps": config.step_limit(tau2)})
+        config = config.with_settings(max_steps=config.limits.step_limit(tau2))
     total = len(task_set.tasks)
     if config.task_ids:
         bad = [i for i in config.task_ids if not 0 <= i < total]
@@ -123,7 +128,15 @@ def prepare(config: RunConfig) -> PreparedRun:
             )
         task_ids = list(range(config.start, end))
     return PreparedRun(
-        config, domain, task_set, task_ids, agent_class, user_class, backend_class, warnings
+        config,
+        domain,
+        task_set,
+        task_ids,
+        agent_class,
+        user_class,
+        backend_class,
+        warnings,
+        plugin_option_values(config),
     )
 
 
@@ -137,19 +150,8 @@ def check_solo(config: RunConfig, domain: Domain, agent_class: type) -> None:
         )
     if not getattr(agent_class, "works_solo", False):
         raise ConfigError(
-            f"agent {config.agent!r} cannot work without a customer: use --agent solo "
+            f"agent {config.agent.strategy!r} cannot work without a customer: use --agent solo "
             "(a model) or --agent oracle with --solo, or leave out --solo"
-        )
-
-
-def check_plugin_options(config: RunConfig) -> None:
-    """Refuse plugin options no loaded plugin declares (e.g. its plugin is not installed)."""
-    declared = get_plugin_manager().run_options()
-    unknown = sorted(set(config.plugin_options) - set(declared))
-    if unknown:
-        raise ConfigError(
-            f"run option(s) {', '.join(unknown)} are declared by no loaded plugin; install the "
-            "plugin that declares them, or leave them out (loaded plugins: tautrait plugins)"
         )
 
 
@@ -161,14 +163,15 @@ def episode_seed(seed: int, task_id: int, trial: int) -> int:
 def episode_context(prepared: PreparedRun, task_id: int, trial: int) -> EpisodeContext:
     """The fixed inputs of one (task, trial) episode of a prepared run."""
     config = prepared.config
-    return EpisodeContext(
-        domain=prepared.domain,
-        task=prepared.task_set.tasks[task_id],
-        task_id=task_id,
-        trial=trial,
-        config=config,
+    return EpisodeContext.of_run(
+        config,
+        prepared.domain,
+        prepared.task_set.tasks[task_id],
+        task_id,
+        trial,
         seed=episode_seed(config.seed, task_id, trial),
         protocol=prepared.task_set.protocol,
+        plugin_options=prepared.plugin_options,
     )
 
 
@@ -200,5 +203,5 @@ def import_ray() -> Any:
 
 def check_executor(config: RunConfig) -> None:
     """Fail before a run starts when its executor cannot be used (Ray not installed)."""
-    if config.executor == "ray":
+    if config.executor.kind == "ray":
         import_ray()

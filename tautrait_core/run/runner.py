@@ -21,18 +21,19 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from tautrait_core.analysis.metrics import RunMetrics, summarize
-from tautrait_core.config import RESUME_SETTINGS, RunConfig
+from tautrait_core.config.run_config import RESUME_SETTINGS, RunConfig
 from tautrait_core.domain.task_sets import template_for
-from tautrait_core.episode.result import EpisodeResult
 from tautrait_core.errors import ConfigError, StorageError
+from tautrait_core.grading.metrics import RunMetrics, summarize
 from tautrait_core.paths import default_results_db
 from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.run.control import RunProgress, SpendTracker, StopControl
 from tautrait_core.run.executors import EpisodeExecutor, executor_for
+from tautrait_core.run.plugin_options import checked_plugin_options
 from tautrait_core.run.prepared import PreparedRun, prepare
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord
+from tautrait_core.types.result import EpisodeResult
 
 
 @dataclass
@@ -73,11 +74,12 @@ def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
             or a plugin option to a value other than the stored one.
     """
     stored = record.run_config()
-    explicit = given.model_fields_set - {"resume", "plugin_options"}
+    explicit = given.given() - {"resume"}
+    given_values, stored_values = given.model_dump(), stored.model_dump()
     changed = [
-        f"--{name.replace('_', '-')} {getattr(given, name)} (the run has {getattr(stored, name)})"
+        f"--{name.replace('_', '-')} {given_values[name]} (the run has {stored_values[name]})"
         for name in sorted(explicit - RESUME_SETTINGS)
-        if getattr(given, name) != getattr(stored, name)
+        if given_values[name] != stored_values[name]
     ]
     changed += [
         f"--{name.replace('_', '-')} {value} (the run has "
@@ -91,9 +93,9 @@ def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
             f"{'; '.join(changed)}. Leave those options out to resume it, or start a new run "
             "without --resume. (Servers, concurrency, limits and timeouts may change on resume.)"
         )
-    update = {name: getattr(given, name) for name in explicit & RESUME_SETTINGS}
-    update.update(resume=record.id, results_db=given.results_db)
-    return stored.model_copy(update=update)
+    update = {name: given_values[name] for name in explicit & RESUME_SETTINGS}
+    update.update(resume=record.id, results_db=given.storage.results_db)
+    return stored.with_settings(**update)
 
 
 async def execute_async(
@@ -110,12 +112,12 @@ async def execute_async(
     """
     # checked first (a damaged file is one StorageError); a run to resume must be there
     store = ResultStore(
-        config.results_db or default_results_db(),
-        must_exist=bool(config.resume and config.results_db),
+        config.storage.results_db or default_results_db(),
+        must_exist=bool(config.storage.resume and config.storage.results_db),
     )
-    if config.resume:
-        record = store.get_run(config.resume)
-        config = resumed_config(record, config)
+    if config.storage.resume:
+        record = store.get_run(config.storage.resume)
+        config = resumed_config(record, checked_plugin_options(config))
         prepared = prepare(config)
         prepared.task_ids = list(record.task_ids)
     else:
@@ -123,7 +125,7 @@ async def execute_async(
         config = prepared.config
     template = template_for(prepared.domain, prepared.task_set)
     executor = executor_for(prepared, template)  # e.g. connects to Ray, before a run is stored
-    if not config.resume:
+    if not config.storage.resume:
         record = store.create_run(
             config,
             prepared.task_set.name,
@@ -165,7 +167,7 @@ async def _run_pending(
     queue: asyncio.Queue[tuple[int, int]] = asyncio.Queue()
     for pair in pending:
         queue.put_nowait(pair)
-    budget = SpendTracker(config.max_cost, store.run_spend(record.id))
+    budget = SpendTracker(config.limits.max_cost, store.run_spend(record.id))
     control = StopControl(progress)
     running: dict[asyncio.Task[None], tuple[int, int]] = {}
 
@@ -203,7 +205,8 @@ async def _run_pending(
                 progress.episode_finished(result)
 
     workers = [
-        asyncio.create_task(worker()) for _ in range(min(config.concurrency, len(pending)) or 1)
+        asyncio.create_task(worker())
+        for _ in range(min(config.executor.concurrency, len(pending)) or 1)
     ]
     control.watch(workers, running, handle_signals)
     try:
@@ -264,8 +267,8 @@ def run(config: RunConfig | dict[str, Any]) -> list[EpisodeResult]:
     if not isinstance(config, RunConfig):
         config = RunConfig.model_validate(config)
     report = execute(config)
-    if config.export_path or config.log_dir:
-        from tautrait_core.compat.result_files import write_result_list
+    if config.storage.export_path or config.storage.log_dir:
+        from tautrait_core.interchange.result_files import write_result_list
 
-        write_result_list(report, config)
+        write_result_list(report.run, report.results, config)
     return report.results

@@ -12,9 +12,10 @@ by one run::
     domain = ["telehealth", "retail"]
     traits = ["", "impatience=high"]
 
-Keys are :class:`~tautrait_core.config.RunConfig` field names (the ``tautrait run`` options
-with ``_`` for ``-``) and the names of the run options plugins declare (e.g. the steer
-plugin's ``steer_endpoint``). Every point must pass :func:`~tautrait_core.run.prepared.prepare`.
+Keys are the flat keys of :class:`~tautrait_core.config.run_config.RunConfig` (the
+``tautrait run`` options with ``_`` for ``-``) and the names of the run options plugins
+declare (e.g. the steer plugin's ``steer_endpoint``). Every point must pass
+:func:`~tautrait_core.run.prepared.prepare`.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tautrait_core.config import MOVED_TO_PLUGINS, RunConfig, declared_run_options
+from tautrait_core.config.run_config import MOVED_TO_PLUGINS, RunConfig, run_config_keys
 from tautrait_core.errors import SweepError, TautraitError, validation_problem
 from tautrait_core.files import read_text_file
+from tautrait_core.run.plugin_options import declared_run_options
 
 RESERVED_KEYS = {
     "resume": "continue a sweep with: tautrait sweep --resume NAME",
@@ -162,7 +164,7 @@ def build_sweep(
 
 def _key_problems(base: dict[str, Any], grid: dict[str, Any], errors: dict[str, None]) -> set[str]:
     """Add a problem to ``errors`` for each unusable key; return those keys."""
-    fields = set(RunConfig.model_fields) | set(declared_run_options()) | set(MOVED_TO_PLUGINS)
+    fields = set(run_config_keys()) | set(declared_run_options()) | set(MOVED_TO_PLUGINS)
     bad: set[str] = set()
     for table, keys in (("base", base), ("grid", grid)):
         for key in keys:

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
-from tautrait_core.analysis.metrics import RunMetrics, summarize
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import SweepError
+from tautrait_core.grading.metrics import RunMetrics, summarize
 from tautrait_core.run.control import RunProgress
 from tautrait_core.run.runner import execute
 from tautrait_core.run.sweep_file import Sweep, SweepPoint, build_sweep
@@ -182,4 +182,4 @@ def sweep_outcomes(sweep: Sweep, store: ResultStore) -> list[PointOutcome]:
 def _run_config(plan: PointPlan, store: ResultStore, executor: dict[str, str | None]) -> RunConfig:
     update = {"results_db": str(store.path), "resume": plan.run_id}
     update.update({key: value for key, value in executor.items() if value is not None})
-    return plan.point.config.model_copy(update=update)
+    return plan.point.config.with_settings(**update)

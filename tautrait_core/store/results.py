@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import event
 from sqlmodel import Session, create_engine, select
 
-from tautrait_core.config import RunConfig
-from tautrait_core.episode.result import EpisodeResult, Outcome
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import RunNotFoundError
 from tautrait_core.store import database_file
 from tautrait_core.store.database_file import check_results_database, is_locked, locked_error
@@ -32,6 +31,7 @@ from tautrait_core.store.tables import (
     SweepRecord,
     TraitRatingRecord,
 )
+from tautrait_core.types.result import EpisodeResult, Outcome
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import ExceptionContext

@@ -11,15 +11,15 @@ import json
 import secrets
 from typing import Any
 
-from tautrait_core.config import RunConfig
-from tautrait_core.episode.result import EpisodeResult
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.llm.client import encodable_text
 from tautrait_core.llm.keys import redact
-from tautrait_core.llm.usage import Usage
 from tautrait_core.store.tables import (
     EpisodeRecord,
     RunRecord,
 )
+from tautrait_core.types.result import EpisodeResult
+from tautrait_core.types.usage import Usage
 
 
 def now() -> str:
@@ -67,14 +67,14 @@ def run_record(
     return RunRecord(
         id=new_run_id(),
         created_at=now(),
-        name=config.run_name,
+        name=config.storage.run_name,
         domain=config.domain,
         task_set=task_set,
-        agent=config.agent,
-        agent_model=config.agent_model,
-        user_strategy=config.user,
-        user_model=config.user_model,
-        traits=config.traits.label(),
+        agent=config.agent.strategy,
+        agent_model=config.agent.model,
+        user_strategy=config.user.strategy,
+        user_model=config.user.model,
+        traits=config.user.traits.label(),
         num_trials=config.num_trials,
         task_ids=task_ids,
         config=json.loads(config.model_dump_json()),

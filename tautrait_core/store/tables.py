@@ -13,11 +13,11 @@ from typing import Any
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from tautrait_core.config import RunConfig
-from tautrait_core.domain.reward import RewardInfo
-from tautrait_core.episode.messages import Message
-from tautrait_core.episode.result import EpisodeResult, Outcome
-from tautrait_core.llm.usage import ModelCall, Usage
+from tautrait_core.config.run_config import RunConfig
+from tautrait_core.types.messages import Message
+from tautrait_core.types.result import EpisodeResult, Outcome
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.usage import ModelCall, Usage
 
 
 class RunRecord(SQLModel, table=True):

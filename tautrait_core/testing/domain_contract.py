@@ -30,12 +30,11 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
-from tautrait_core.domain.checks import check_task
 from tautrait_core.domain.domain import Domain
-from tautrait_core.domain.reward import compute_reward, replay_actions
-from tautrait_core.domain.task import Task
 from tautrait_core.domain.task_sets import template_for
-from tautrait_core.hookspecs import PROJECT_NAME
+from tautrait_core.grading.checks import check_task
+from tautrait_core.grading.reward import compute_reward, replay_actions
+from tautrait_core.hookmarkers import PROJECT_NAME
 from tautrait_core.plugins import reset_plugin_manager
 from tautrait_core.testing.plugin_checks import (
     heavy_modules_imported_by,
@@ -45,6 +44,7 @@ from tautrait_core.testing.plugin_checks import (
     wheel_contents,
     write_upstream_checkout,
 )
+from tautrait_core.types.task import Task
 
 
 @cache

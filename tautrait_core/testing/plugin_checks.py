@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.config import RunConfig
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.domain import Domain
 from tautrait_core.plugins import Provenance, get_plugin_manager, reset_plugin_manager
 

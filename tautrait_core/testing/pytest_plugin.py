@@ -28,8 +28,8 @@ from typing import Any
 
 import pytest
 
+from tautrait_core.scripted.server import ScriptedModelServer
 from tautrait_core.testing.reference import missing_reference_material, reference_material_dir
-from tautrait_core.testing.server import ScriptedModelServer
 
 
 class DomainEpisode:
@@ -49,13 +49,13 @@ class DomainEpisode:
 
     def replay_gold(self) -> list[str]:
         """Run the task's gold actions; one observation per action."""
-        from tautrait_core.domain.reward import replay_actions
+        from tautrait_core.grading.reward import replay_actions
 
         return replay_actions(self.domain, self.db, self.task.actions)
 
     def reward(self, replies: list[str] | None = None) -> float:
         """The reward of the database as it is now, with these agent replies."""
-        from tautrait_core.domain.reward import compute_reward
+        from tautrait_core.grading.reward import compute_reward
 
         return compute_reward(self.domain, self.task, self.db, replies or []).reward
 
@@ -135,7 +135,7 @@ def tau2_imported(tau2_reference: Path, tautrait_home: Path, tmp_path: Path) -> 
     """Factory: ``tau2_imported("mock", "retail")`` builds a τ²-bench checkout of those
     domains from the reference material and imports it into the test's tautrait home;
     returns the checkout."""
-    from tautrait_core.compat.tau2_import import import_tau2
+    from tautrait_core.interchange.tau2_import import import_tau2
     from tautrait_core.testing.tau2_reference import build_tau2_checkout
 
     def make(*domains: str) -> Path:

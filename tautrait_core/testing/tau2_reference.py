@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tautrait_core.domain.criteria_reward import run_side_tool, side_functions
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.state import EpisodeDB
-from tautrait_core.domain.task import Task
-from tautrait_core.episode.tool_execution import sync_state
+from tautrait_core.domain.tool_execution import sync_state
+from tautrait_core.grading.criteria_reward import run_side_tool, side_functions
+from tautrait_core.types.task import Task
 
 
 def build_tau2_checkout(tau2_reference: Path, destination: Path, domains: list[str]) -> Path:

@@ -7,7 +7,8 @@ from typing import Any
 
 from sqlmodel import SQLModel, delete, select
 
-from tautrait_core import EpisodeDB, tau2_db_hash, tau2_deep_merge
+from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import tau2_db_hash, tau2_deep_merge
 from tautrait_mock.schema import TASK_FIELDS, USER_FIELDS, MockTask, MockUser
 
 

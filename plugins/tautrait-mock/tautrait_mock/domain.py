@@ -6,7 +6,8 @@ tau2 PATH`` copied; until then the domain is listed but has nothing to run.
 
 from __future__ import annotations
 
-from tautrait_core import Domain, imported_tau2_domain
+from tautrait_core import Domain
+from tautrait_core.tau2 import imported_tau2_domain
 from tautrait_mock import data
 from tautrait_mock.schema import TABLES
 from tautrait_mock.tools import AGENT_FUNCTIONS, TOOLS

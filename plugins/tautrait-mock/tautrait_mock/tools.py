@@ -11,7 +11,8 @@ from typing import Literal
 
 from sqlmodel import func, select
 
-from tautrait_core import EpisodeDB, Tau2Tool, tau2_found, tau2_tool, tau2_transfer_tool
+from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import Tau2Tool, tau2_found, tau2_tool, tau2_transfer_tool
 from tautrait_mock.data import task_record, user_record
 from tautrait_mock.schema import MockTask, MockUser
 

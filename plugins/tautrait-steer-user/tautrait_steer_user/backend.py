@@ -35,13 +35,12 @@ from tautrait_steer_user.protocol import (
 from tautrait_steer_user.user_tools import read_tool_calls, text_messages
 
 
-def resolve_endpoint(config: RunConfig) -> str:
-    """The steer service URL: ``--endpoint``, else ``STEER_ENDPOINT``.
+def resolve_endpoint(given: str | None) -> str:
+    """The steer service URL: ``given`` (``--endpoint``), else ``STEER_ENDPOINT``.
 
     Raises:
         ConfigError: no endpoint, or not an http(s) URL.
     """
-    given = config.plugin_option(ENDPOINT_OPTION.name)
     endpoint = given or os.environ.get(ENDPOINT_ENV, "").strip()
     if not endpoint:
         raise ConfigError(
@@ -98,21 +97,21 @@ class SteerTraitBackend(TraitBackend):
 
     def __init__(self, context: EpisodeContext) -> None:
         super().__init__(context)
-        config = context.config
-        endpoint = resolve_endpoint(config)
+        transport = context.transport
+        endpoint = resolve_endpoint(context.plugin_option(ENDPOINT_OPTION.name))
         self.client = SteerClient(
             endpoint,
             resolve_api_key(endpoint),
-            timeout_s=config.timeout_s,
-            max_retries=config.max_retries,
-            retry_base_s=config.retry_base_s,
+            timeout_s=transport.timeout_s,
+            max_retries=transport.max_retries,
+            retry_base_s=transport.retry_base_s,
         )
         self._calls = 0
 
     @classmethod
     def check_config(cls, config: RunConfig) -> None:
         """Fail before a run when the endpoint or the key is missing or malformed."""
-        resolve_api_key(resolve_endpoint(config))
+        resolve_api_key(resolve_endpoint(ENDPOINT_OPTION.value_in(config.plugin_options)))
 
     async def generate(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
@@ -120,8 +119,7 @@ class SteerTraitBackend(TraitBackend):
         """The user's next turn, steered with the run's trait mix; with the customer's
         ``tools`` (dual-control domains) it may be a tool call, written as text
         (:mod:`tautrait_steer_user.user_tools`)."""
-        config = self.context.config
-        temperature = config.user_temperature
+        temperature = self.context.user.temperature
         request = SteerRequest(
             traits=self.traits,
             messages=reduce_messages(text_messages(messages, tools) if tools else messages),

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from tautrait_core import json_option, library_call
+from tautrait_core.commands import json_option, library_call
 
 LOCAL_EXTRA_HINT = (
     "the local steer commands need torch and transformers: pip install 'tautrait-steer-user[local]'"
@@ -133,7 +133,7 @@ def build(
     that of the same turns written neutrally, at each layer of the range.
     """
     require_local()
-    from tautrait_core import echo_json
+    from tautrait_core.commands import echo_json
     from tautrait_steer_user.causal_lm import load_model, parse_layers
     from tautrait_steer_user.pairs import load_pairs
     from tautrait_steer_user.vectors import build_vectors
@@ -264,9 +264,9 @@ def probe(
 
     from rich.table import Table
 
-    from tautrait_core import canonical_trait, console, echo_json
-    from tautrait_steer_user.probe import PROBE_CHAT
-    from tautrait_steer_user.probe import probe as run_probe
+    from tautrait_core import canonical_trait
+    from tautrait_core.commands import console, echo_json
+    from tautrait_steer_user.probe import PROBE_CHAT, probe as run_probe
 
     chosen = [library_call(canonical_trait, trait) for trait in traits]
     messages = [PROBE_CHAT[0], {"role": "user", "content": prompt}] if prompt else None

@@ -64,8 +64,8 @@ def test_upstream_flags_select_the_steer_backend() -> None:
     upstream = RunConfig.model_validate(
         {"user_model_provider": "steer", "endpoint": "http://127.0.0.1:8600/"}
     )
-    assert upstream.trait_backend == "steer"
-    assert upstream.plugin_option("steer_endpoint") == "http://127.0.0.1:8600/"
+    assert upstream.user.trait_backend == "steer"
+    assert upstream.plugin_options == {"steer_endpoint": "http://127.0.0.1:8600/"}
 
 
 def test_no_endpoint_fails_before_the_run() -> None:
@@ -177,15 +177,15 @@ def test_cli_run_with_the_steer_backend(parcel_domain: str) -> None:
     assert f"Plugin options: steer_endpoint={url}" in shown
 
 
-def test_endpoint_is_the_plugin_s_run_option_not_a_core_field() -> None:
-    assert "steer_endpoint" not in RunConfig.model_fields
+def test_endpoint_is_the_plugin_s_run_option_not_a_core_field(parcel_domain: str) -> None:
+    assert "steer_endpoint" not in RunConfig().model_dump()
     help_text = CliRunner().invoke(cli, ["run", "--help"]).output
     assert "--steer-endpoint, --endpoint" in help_text
     assert "Steer service URL" in help_text
     for given in ({"endpoint": "http://h:1/"}, {"steer_endpoint": "http://h:1/"}):
         assert config(**given).plugin_options == {"steer_endpoint": "http://h:1/"}
     with pytest.raises(ConfigError, match=r"--steer-endpoint \(steer_endpoint\)"):
-        config(endpoint=["not", "a", "url"])
+        prepare(config(domain=parcel_domain, agent="oracle", endpoint=["not", "a", "url"]))
 
 
 def test_run_stored_before_the_option_moved_still_resumes(parcel_domain: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tautrait_core.builtin import register_builtin
-from tautrait_core.hookspecs import hookimpl
+from tautrait_core.hookmarkers import hookimpl
 from tautrait_core.registrations import DeferredPart
 
 

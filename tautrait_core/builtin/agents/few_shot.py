@@ -1,6 +1,6 @@
 """The ``few-shot`` agent: native tool calling with example conversations in the prompt.
 
-The examples come from ``--few-shot-file F.jsonl`` (``RunConfig.few_shot_file``), one JSON
+The examples come from ``--few-shot-file F.jsonl`` (``AgentSettings.few_shot_file``), one JSON
 object per line with a ``messages_display`` string (the form of upstream's few-shot
 files). Each episode shows up to :data:`EXAMPLES_PER_EPISODE` of them after the policy,
 drawn with the episode's seed, so a rerun shows the same ones. A missing or invalid file
@@ -15,7 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from tautrait_core.builtin.agents.tool_calling import SystemSectionAgent
-from tautrait_core.config import RunConfig
+from tautrait_core.config.parts import AgentSettings
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.errors import ConfigError
 from tautrait_core.files import read_text_file
@@ -78,14 +79,14 @@ def _read(path: str, mtime_ns: int) -> tuple[str, ...]:
     return tuple(displays)
 
 
-def few_shot_path(config: RunConfig) -> str:
-    """``config.few_shot_file``; raises :class:`ConfigError` when it is not set."""
-    if not config.few_shot_file:
+def few_shot_path(agent: AgentSettings) -> str:
+    """``agent.few_shot_file``; raises :class:`ConfigError` when it is not set."""
+    if not agent.few_shot_file:
         raise ConfigError(
             "agent 'few-shot' needs examples: pass --few-shot-file F.jsonl (one JSON "
             f"object per line with a {DISPLAY_FIELD!r} string)"
         )
-    return config.few_shot_file
+    return agent.few_shot_file
 
 
 def examples_section(displays: list[str], seed: int) -> str:
@@ -107,8 +108,8 @@ class FewShotAgent(SystemSectionAgent):
 
     @classmethod
     def check_config(cls, config: RunConfig) -> None:
-        load_demonstrations(few_shot_path(config))
+        load_demonstrations(few_shot_path(config.agent))
 
     def __init__(self, context: EpisodeContext) -> None:
-        displays = load_demonstrations(few_shot_path(context.config))
+        displays = load_demonstrations(few_shot_path(context.agent))
         super().__init__(context, examples_section(displays, context.seed))

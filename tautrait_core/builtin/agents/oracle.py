@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tautrait_core.builtin.gold import describe_call, gold_actions, required_outputs
-from tautrait_core.domain.reward import gold_plan
-from tautrait_core.domain.task import RESPOND_ACTION, Action
 from tautrait_core.episode.agent import Agent
-from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.grading.gold import describe_call, gold_actions, required_outputs
+from tautrait_core.grading.reward import gold_plan
+from tautrait_core.types.messages import STOP_TOKEN, Message, ToolCall
+from tautrait_core.types.task import RESPOND_ACTION, Action
 
 USER_STEP_REQUEST = "Please do the following on your side: {calls}."
 """The oracle's message when the customer's gold actions come next."""

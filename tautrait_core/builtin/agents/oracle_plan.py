@@ -6,9 +6,9 @@ among them as steps to ask the customer for.
 from __future__ import annotations
 
 from tautrait_core.builtin.agents.tool_calling import SystemSectionAgent
-from tautrait_core.builtin.gold import describe_call, gold_actions
-from tautrait_core.domain.task import Action
 from tautrait_core.episode.context import EpisodeContext
+from tautrait_core.grading.gold import describe_call, gold_actions
+from tautrait_core.types.task import Action
 
 PLAN_SECTION = """## Resolution steps
 

@@ -9,8 +9,8 @@ from typing import Any
 
 from tautrait_core.builtin.agents.tool_calling import ToolCallingAgent
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import STOP_TOKEN, Message
 from tautrait_core.llm.client import complete
+from tautrait_core.types.messages import STOP_TOKEN, Message
 
 DONE_TOOL = "done"
 DONE_SCHEMA: dict[str, Any] = {

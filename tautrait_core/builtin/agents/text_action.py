@@ -21,11 +21,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from tautrait_core.domain.task import RESPOND_ACTION
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import Message, ToolCall
 from tautrait_core.llm.client import complete
+from tautrait_core.types.messages import Message, ToolCall
+from tautrait_core.types.task import RESPOND_ACTION
 
 FORMAT_RETRIES = 2
 """How many times one step asks the model again after an unreadable action."""

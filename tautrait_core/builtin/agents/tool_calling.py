@@ -9,8 +9,8 @@ from typing import Any
 
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import Message
 from tautrait_core.llm.client import ModelSpec, complete
+from tautrait_core.types.messages import Message
 
 
 class ToolCallingAgent(Agent):

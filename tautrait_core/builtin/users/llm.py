@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from tautrait_core.episode.messages import (
+from tautrait_core.episode.trait_backend import Generation
+from tautrait_core.episode.user import UserSimulator, UserTurn
+from tautrait_core.types.messages import (
     OUT_OF_SCOPE_TOKEN,
     STOP_TOKEN,
     TAU2_GREETING,
     TRANSFER_TOKEN,
     Message,
 )
-from tautrait_core.episode.trait_backend import Generation
-from tautrait_core.episode.user import UserSimulator, UserTurn
 
 AGENT_GREETING = "Hello, how can I help you today?"
 """The agent's opening line as the simulated user sees it (the agent never says it)."""

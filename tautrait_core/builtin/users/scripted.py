@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 
-from tautrait_core.builtin.gold import gold_actions, user_action_runs
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import STOP_TOKEN, Message, ToolCall
 from tautrait_core.episode.trait_backend import TraitBackend
 from tautrait_core.episode.user import UserSimulator, UserTurn
+from tautrait_core.grading.gold import gold_actions, user_action_runs
+from tautrait_core.types.messages import STOP_TOKEN, Message, ToolCall
 
 DONE_MESSAGE = "Done."
 """What the scripted customer says after its tool calls ran."""

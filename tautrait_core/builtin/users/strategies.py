@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 from tautrait_core.builtin.users.llm import LLMUser
 from tautrait_core.episode.context import EpisodeContext
-from tautrait_core.episode.messages import STOP_TOKEN
 from tautrait_core.episode.trait_backend import Generation, TraitBackend
 from tautrait_core.episode.user import UserTurn
 from tautrait_core.llm.client import complete
+from tautrait_core.types.messages import STOP_TOKEN
 
 FORMAT_RETRIES = 2
 MAX_REGENERATIONS = 2

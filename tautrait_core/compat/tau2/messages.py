@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tautrait_core.episode.messages import Message, ToolCall
+from tautrait_core.types.messages import Message, ToolCall
 
 
 def message_to_tau2(message: Message, turn_idx: int | None = None) -> dict[str, Any]:

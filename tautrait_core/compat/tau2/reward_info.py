@@ -1,10 +1,10 @@
-"""τ²-bench's RewardInfo JSON object <-> :class:`~tautrait_core.domain.reward.RewardInfo`."""
+"""τ²-bench's RewardInfo JSON object <-> :class:`~tautrait_core.grading.reward.RewardInfo`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tautrait_core.domain.reward import RewardInfo
+from tautrait_core.types.reward import RewardInfo
 
 _DEFAULT_BASIS = ["DB"]
 """τ²'s RewardInfo default basis (what a premature ending reports)."""

@@ -1,4 +1,4 @@
-"""τ²-bench task files -> :class:`~tautrait_core.domain.task.Task`.
+"""τ²-bench task files -> :class:`~tautrait_core.types.task.Task`.
 
 A τ² task file is a JSON list of task objects, or ``{"tasks": [...]}`` (domain-spec §2).
 Each task keeps its ``id``, ``ticket``, ``initial_state`` and ``evaluation_criteria``; the
@@ -15,11 +15,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from tautrait_core.compat.file_items import parse_items
-from tautrait_core.domain.criteria import EvaluationCriteria, InitialState
-from tautrait_core.domain.criteria_checks import action_from_tau2
-from tautrait_core.domain.task import Task
+from tautrait_core.compat.tau2.actions import action_from_tau2
 from tautrait_core.errors import TaskSetError, first_line
 from tautrait_core.files import read_json_file
+from tautrait_core.types.criteria import EvaluationCriteria, InitialState
+from tautrait_core.types.task import Task
 
 _TAB = "\t"
 _STRUCTURED_PARTS = (

@@ -5,7 +5,8 @@ from __future__ import annotations
 from tautrait_airline.schema import TABLES
 from tautrait_airline.tau2.records import rows_from
 from tautrait_airline.tau2.tools import TOOLS
-from tautrait_core import Domain, imported_tau2_domain
+from tautrait_core import Domain
+from tautrait_core.tau2 import imported_tau2_domain
 
 
 def build_domain() -> Domain:

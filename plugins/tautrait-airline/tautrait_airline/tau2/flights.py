@@ -12,7 +12,8 @@ from sqlmodel import select
 
 from tautrait_airline import flight_dates
 from tautrait_airline.schema import Flight, FlightDate
-from tautrait_core import EpisodeDB, tau2_found
+from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import tau2_found
 
 
 def flight(db: EpisodeDB, flight_number: str) -> Flight:

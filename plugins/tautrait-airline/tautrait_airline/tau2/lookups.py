@@ -7,7 +7,8 @@ import json
 
 from tautrait_airline.schema import Reservation, User
 from tautrait_airline.tau2.records import reservation_record
-from tautrait_core import EpisodeDB, tau2_found, tau2_tool
+from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import tau2_found, tau2_tool
 
 airline_tool = tau2_tool("AirlineTools")
 """Makes a function a tool of τ²'s ``AirlineTools``."""

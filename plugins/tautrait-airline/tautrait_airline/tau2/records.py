@@ -10,7 +10,8 @@ from sqlmodel import SQLModel
 
 from tautrait_airline.records import RESERVATION_FIELDS
 from tautrait_airline.upstream import AirlineUpstream
-from tautrait_core import EpisodeDB, tau2_db_hash
+from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import tau2_db_hash
 
 ADDRESS_FIELDS = ("address1", "address2", "city", "country", "state", "zip")
 PAYMENT_FIELDS = {

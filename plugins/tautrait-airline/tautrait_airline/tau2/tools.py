@@ -22,7 +22,8 @@ from tautrait_airline.tau2.lookups import (
 )
 from tautrait_airline.tau2.records import user_record
 from tautrait_airline.tools.lookup import AIRPORTS
-from tautrait_core import EpisodeDB, Tau2Tool, tau2_calculate_tool, tau2_transfer_tool
+from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import Tau2Tool, tau2_calculate_tool, tau2_transfer_tool
 
 calculate = tau2_calculate_tool(airline_tool)
 

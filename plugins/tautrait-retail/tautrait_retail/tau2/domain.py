@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tautrait_core import Domain, imported_tau2_domain
+from tautrait_core import Domain
+from tautrait_core.tau2 import imported_tau2_domain
 from tautrait_retail.schema import TABLES
 from tautrait_retail.tau2.records import rows_from
 from tautrait_retail.tau2.tools import TOOLS

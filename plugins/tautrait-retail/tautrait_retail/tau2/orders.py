@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tautrait_core import EpisodeDB, tau2_found, tau2_tool
+from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import tau2_found, tau2_tool
 from tautrait_retail.catalog import CatalogVariant, catalog_of
 from tautrait_retail.schema import Order, User
 from tautrait_retail.tau2.records import order_record, user_record

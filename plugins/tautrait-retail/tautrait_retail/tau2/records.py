@@ -7,7 +7,8 @@ from typing import Any
 
 from sqlmodel import SQLModel
 
-from tautrait_core import EpisodeDB, tau2_db_hash
+from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import tau2_db_hash
 from tautrait_retail.catalog import Catalog
 from tautrait_retail.records import ORDER_FIELDS, expand_items
 from tautrait_retail.schema import Order, Product, User, Variant

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 
-from tautrait_core import EpisodeDB, Tau2Tool, tau2_calculate_tool, tau2_found, tau2_transfer_tool
+from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import Tau2Tool, tau2_calculate_tool, tau2_found, tau2_transfer_tool
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import expand_items
 from tautrait_retail.tau2.orders import (

@@ -19,7 +19,8 @@ from typing import Any
 
 from sqlmodel import SQLModel, select, text
 
-from tautrait_core import EpisodeDB, tau2_db_hash, tau2_deep_merge
+from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import tau2_db_hash, tau2_deep_merge
 from tautrait_telecom.tau2.schema import AGENT_TABLES, USER_TABLES, Phone, record
 
 AGENT_DB_FILE = "db.toml"

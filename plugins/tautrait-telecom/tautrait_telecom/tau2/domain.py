@@ -17,7 +17,8 @@ from pathlib import Path
 
 from sqlmodel import SQLModel
 
-from tautrait_core import TAU2_UNKNOWN_TOOL, Domain, Task, TaskSet, tau2_data_dir
+from tautrait_core import Domain, Task, TaskSet
+from tautrait_core.tau2 import TAU2_UNKNOWN_TOOL, tau2_data_dir
 from tautrait_telecom.tau2.checkout import tau2_policy
 from tautrait_telecom.tau2.database import (
     AGENT_DB_FILE,

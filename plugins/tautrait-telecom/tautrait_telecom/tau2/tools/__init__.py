@@ -4,8 +4,7 @@ phone), plus the functions tasks call by name on either side."""
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tautrait_telecom.tau2.tools import phone_checks as checks
-from tautrait_telecom.tau2.tools import phone_settings as settings
+from tautrait_telecom.tau2.tools import phone_checks as checks, phone_settings as settings
 from tautrait_telecom.tau2.tools.agent import AGENT_TOOLS
 from tautrait_telecom.tau2.tools.agent_setup import CARRIER_FUNCTIONS
 from tautrait_telecom.tau2.tools.user_setup import PHONE_FUNCTIONS

@@ -12,7 +12,8 @@ import datetime as dt
 import hashlib
 from typing import Any
 
-from tautrait_core import EpisodeDB, PlainRecord, Tau2Tool, tau2_found, tau2_tool
+from tautrait_core import EpisodeDB, PlainRecord
+from tautrait_core.tau2 import Tau2Tool, tau2_found, tau2_tool
 from tautrait_telecom.tau2.database import rows_in_order
 from tautrait_telecom.tau2.schema import Bill, Customer, Device, Line, Plan, Record, record
 

@@ -9,7 +9,8 @@ writes of a tool call cost no ORM work, and reach the table in one ``UPDATE``.
 
 from __future__ import annotations
 
-from tautrait_core import EpisodeDB, PlainRecord, tau2_tool
+from tautrait_core import EpisodeDB, PlainRecord
+from tautrait_core.tau2 import tau2_tool
 from tautrait_telecom.tau2.schema import Phone, Surroundings
 
 user_tool = tau2_tool("TelecomUserTools")

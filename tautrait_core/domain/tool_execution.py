@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tautrait_core.compat.tau2.tools import TAU2_UNKNOWN_TOOL
-from tautrait_core.domain.criteria import Side
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.state import EpisodeDB
+from tautrait_core.domain.tau2_tools import TAU2_UNKNOWN_TOOL
 from tautrait_core.domain.tools import ERROR_PREFIX
-from tautrait_core.episode.messages import ToolCall
 from tautrait_core.llm.client import encodable_text
+from tautrait_core.types.criteria import Side
+from tautrait_core.types.messages import ToolCall
 
 MAX_ARGUMENT_DEPTH = 32
 """Deepest nesting of arrays and objects accepted in tool-call arguments."""
@@ -70,7 +70,7 @@ def runs_user_tool(domain: Domain, name: str, side: Side, solo: bool = False) ->
 def run_user_tool(domain: Domain, db: EpisodeDB, name: str, arguments: dict[str, Any]) -> str:
     """Run user tool ``name`` as :meth:`Domain.run_tool` runs an agent tool; an unknown name
     gives τ²-bench's error text (as the grader's replay,
-    :func:`tautrait_core.domain.criteria_reward.run_side_tool`, does)."""
+    :func:`tautrait_core.grading.criteria_reward.run_side_tool`, does)."""
     if not domain.dual_control:
         return f"{ERROR_PREFIX}User tools not available"
     found = domain.user_tools_by_name.get(name)

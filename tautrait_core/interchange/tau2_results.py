@@ -2,7 +2,7 @@
 
 Top level ``{"timestamp", "info", "tasks", "simulations"}``; each simulation holds a task id
 (a string), trial, seed, termination reason, its messages and τ²'s RewardInfo. Reading turns
-each simulation into an :class:`~tautrait_core.episode.result.EpisodeResult` whose
+each simulation into an :class:`~tautrait_core.types.result.EpisodeResult` whose
 ``task_id`` is the task's position in the task list the caller gives (the file's own task
 list by default); writing does the reverse, so a round trip keeps every reward and every
 reward component.
@@ -18,18 +18,18 @@ from pathlib import Path
 from typing import Any
 
 from tautrait_core.compat.file_items import parse_items
+from tautrait_core.compat.tau2.actions import action_to_tau2
 from tautrait_core.compat.tau2.messages import message_to_tau2
 from tautrait_core.compat.tau2.reward_info import reward_info_from_tau2, tau2_reward_info
 from tautrait_core.compat.tau2.tasks import task_from_tau2
-from tautrait_core.domain.criteria_checks import action_to_tau2
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.initial_state import history_messages
-from tautrait_core.domain.reward import RewardInfo
-from tautrait_core.domain.task import Task
-from tautrait_core.episode.result import EpisodeResult, Outcome, Termination
 from tautrait_core.errors import TaskSetError
 from tautrait_core.files import read_json_file
-from tautrait_core.llm.usage import Usage
+from tautrait_core.types.result import EpisodeResult, Outcome, Termination
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.task import Task
+from tautrait_core.types.usage import Usage
 
 _TERMINATIONS = {
     "user_stop": Termination.USER_STOP,

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
-from tautrait_core.domain.criteria import EvaluationCriteria, InitialState, Side
+from tautrait_core.types.criteria import EvaluationCriteria, InitialState, Side
 
 RESPOND_ACTION = "respond"
 """Name of the pseudo-action an agent uses to talk to the user (upstream ``respond``)."""

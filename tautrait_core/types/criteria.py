@@ -1,7 +1,7 @@
 """τ²-bench task parts: a task's initial state and its declared evaluation criteria.
 
 A τ-bench-style task is graded by its gold actions and required outputs
-(:class:`tautrait_core.domain.task.Task`). A τ²-style task may also say how the episode
+(:class:`tautrait_core.types.task.Task`). A τ²-style task may also say how the episode
 starts (data merged into either side's state, functions run on either side, a prior message
 history) and on what basis it is graded (:class:`EvaluationCriteria`). Field names follow
 τ²-bench's task files, so its tasks load unchanged.
@@ -77,7 +77,7 @@ class EvaluationCriteria(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     actions: list[Any] | None = None
-    """Gold tool calls of both sides (:class:`tautrait_core.domain.task.Action`)."""
+    """Gold tool calls of both sides (:class:`tautrait_core.types.task.Action`)."""
     env_assertions: list[EnvAssertion] | None = None
     communicate_info: list[str] | None = None
     nl_assertions: list[str] | None = None

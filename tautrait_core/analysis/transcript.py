@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tautrait_core.domain.criteria_checks import failing_components
-from tautrait_core.domain.reward import RewardInfo
-from tautrait_core.episode.result import EpisodeResult, Termination
-from tautrait_core.render.console import format_costs
+from tautrait_core.grading.criteria_checks import failing_components
+from tautrait_core.money import format_costs
+from tautrait_core.types.result import EpisodeResult, Termination
+from tautrait_core.types.reward import RewardInfo
 
 EntryKind = Literal["system", "user", "agent", "tool_call", "tool_result"]
 

@@ -1,6 +1,6 @@
 """The reward of a τ²-style task: the product of the components its criteria name.
 
-A task with :class:`~tautrait_core.domain.criteria.EvaluationCriteria` is graded as
+A task with :class:`~tautrait_core.types.criteria.EvaluationCriteria` is graded as
 τ²-bench grades it (domain-spec §3), quirks included, so rewards and every component agree
 with τ²'s own:
 
@@ -23,25 +23,21 @@ Every component is reported whether it counts or not; each in τ²'s JSON shape.
 from __future__ import annotations
 
 import datetime as dt
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from tautrait_core.domain.criteria import EnvAssertion, RewardBasis
-from tautrait_core.domain.criteria_checks import (
-    as_action,
-    grade_actions,
-    grade_communicate,
-    message_side,
-)
+from tautrait_core.compat.tau2.actions import as_action
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.initial_state import apply_initial_state
-from tautrait_core.domain.reward import RewardInfo
 from tautrait_core.domain.state import EpisodeDB, StateTemplate, state_hash
-from tautrait_core.domain.task import Action, Task
+from tautrait_core.domain.tool_execution import execute_tool_call, run_user_tool, sync_state
 from tautrait_core.domain.tools import ERROR_PREFIX
-from tautrait_core.episode.messages import Message
-from tautrait_core.episode.tool_execution import execute_tool_call, run_user_tool, sync_state
+from tautrait_core.grading.criteria_checks import grade_actions, grade_communicate, message_side
+from tautrait_core.grading.gold_cache import GoldCache, replay_key
+from tautrait_core.types.criteria import EnvAssertion, RewardBasis
+from tautrait_core.types.messages import Message
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.task import Action, Task
 
 PREMATURE_TERMINATIONS = frozenset({"max_steps", "too_many_errors"})
 """Endings τ² scores 0 without grading (its ``TerminationReason`` values)."""
@@ -203,8 +199,7 @@ def _grade_environment(
     return grade
 
 
-_gold_hashes: dict[tuple[int, int, str, dt.date | None], tuple[str, str | None]] = {}
-_gold_lock = threading.Lock()
+_gold_hashes: GoldCache[tuple[str, str | None]] = GoldCache()
 
 
 def gold_side_hashes(
@@ -217,19 +212,15 @@ def gold_side_hashes(
     """Both sides' hashes after the gold actions, on a fresh copy with the task's initial
     state (errors swallowed, no sync). They depend only on the domain, the task, the
     template and the date, so each is computed once per process."""
-    key = (id(domain), id(template), task.model_dump_json(), today)
-    with _gold_lock:
-        found = _gold_hashes.get(key)
-    if found is not None:
-        return found
-    with template.new_episode(today) as gold_db:
-        _apply_initial_state(domain, gold_db, task, with_history=True)
-        for action in gold_actions:
-            run_side_tool(domain, gold_db, action.requestor, action.name, dict(action.kwargs))
-        found = side_hashes(domain, gold_db)
-    with _gold_lock:
-        _gold_hashes[key] = found
-    return found
+
+    def replay() -> tuple[str, str | None]:
+        with template.new_episode(today) as gold_db:
+            _apply_initial_state(domain, gold_db, task, with_history=True)
+            for action in gold_actions:
+                run_side_tool(domain, gold_db, action.requestor, action.name, dict(action.kwargs))
+            return side_hashes(domain, gold_db)
+
+    return _gold_hashes.get(replay_key(domain, template, task, today), replay)
 
 
 def _apply_initial_state(domain: Domain, db: EpisodeDB, task: Task, *, with_history: bool) -> None:

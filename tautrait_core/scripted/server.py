@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tautrait_core.testing.loopback import JSONRequestHandler, LoopbackService
+from tautrait_core.scripted.loopback import JSONRequestHandler, LoopbackService
 
 
 @dataclass

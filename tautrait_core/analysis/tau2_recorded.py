@@ -6,8 +6,8 @@ import datetime as dt
 from pathlib import Path
 
 from tautrait_core.analysis.recorded_episodes import LoadedSource, RecordedEpisode
-from tautrait_core.compat.tau2.results import read_tau2_results, task_set_holding, tau2_domain
 from tautrait_core.errors import ConfigError
+from tautrait_core.interchange.tau2_results import read_tau2_results, task_set_holding, tau2_domain
 
 
 def load_tau2_file(path: Path, domain: str | None, task_set: str | None) -> LoadedSource:

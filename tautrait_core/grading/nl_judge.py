@@ -13,10 +13,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from tautrait_core.analysis.judge_answers import json_objects
-from tautrait_core.episode.messages import Message
 from tautrait_core.errors import ProviderError
+from tautrait_core.grading.judge_answers import json_objects
 from tautrait_core.llm.client import ModelSpec, complete
+from tautrait_core.types.messages import Message
 
 JUDGE_INSTRUCTIONS = (
     "You grade a recorded customer-service conversation. For each expected outcome in the "

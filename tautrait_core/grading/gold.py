@@ -8,8 +8,8 @@ runs of the agent's actions, and runs of the customer's (``requestor="user"``).
 
 from __future__ import annotations
 
-from tautrait_core.domain.criteria_checks import as_action
-from tautrait_core.domain.task import Action, Task
+from tautrait_core.compat.tau2.actions import as_action
+from tautrait_core.types.task import Action, Task
 
 
 def gold_actions(task: Task) -> list[Action]:

@@ -22,8 +22,8 @@ from math import comb
 
 from pydantic import BaseModel
 
-from tautrait_core.episode.result import EpisodeResult, Outcome
-from tautrait_core.llm.usage import Usage
+from tautrait_core.types.result import EpisodeResult, Outcome
+from tautrait_core.types.usage import Usage
 
 SUCCESS_TOLERANCE = 1e-6
 DEFAULT_RESAMPLES = 2000

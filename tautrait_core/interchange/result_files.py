@@ -14,15 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tautrait_core.compat.file_items import parse_items
-from tautrait_core.config import RunConfig
-from tautrait_core.domain.task import RESPOND_ACTION, Task
-from tautrait_core.episode.messages import Message, ToolCall
-from tautrait_core.episode.result import EpisodeResult
+from tautrait_core.config.run_config import RunConfig
 from tautrait_core.files import read_json_file, write_text_file
-from tautrait_core.llm.usage import Usage
+from tautrait_core.types.messages import Message, ToolCall
+from tautrait_core.types.result import EpisodeResult
+from tautrait_core.types.task import RESPOND_ACTION, Task
+from tautrait_core.types.usage import Usage
 
 if TYPE_CHECKING:
-    from tautrait_core.run.runner import RunReport
     from tautrait_core.store.tables import RunRecord
 
 
@@ -84,44 +83,45 @@ def result_list(results: list[EpisodeResult], tasks: list[Task] | None) -> list[
 
 def default_file_name(config: RunConfig) -> str:
     """Upstream's checkpoint file name pattern."""
-    model = (config.agent_model or config.agent).split("/")[-1]
+    agent, user = config.agent, config.user
+    model = (agent.model or agent.strategy).split("/")[-1]
     stamp = dt.datetime.now().strftime("%m%d%H%M%S")
     return (
-        f"{config.agent}-{model}-{config.temperature}_range_{config.start}-{config.end}"
-        f"_user-{config.user_model}-{config.user}_{stamp}.json"
+        f"{agent.strategy}-{model}-{agent.temperature}_range_{config.start}-{config.end}"
+        f"_user-{user.model}-{user.strategy}_{stamp}.json"
     )
 
 
-def write_result_list(report: RunReport, config: RunConfig) -> Path:
+def write_result_list(run: RunRecord, results: list[EpisodeResult], config: RunConfig) -> Path:
     """Write a run's results where upstream would (``result_fp`` or ``log_dir``)."""
-    from tautrait_core.domain.task_sets import tasks_of_run
     from tautrait_core.errors import ConfigError
+    from tautrait_core.interchange.run_tasks import tasks_of_run
 
-    if config.export_path:
-        path = Path(config.export_path)
+    if config.storage.export_path:
+        path = Path(config.storage.export_path)
     else:
-        path = Path(config.log_dir or ".") / default_file_name(config)
-    tasks = tasks_of_run(report.run.domain, report.run.task_set)
-    text = json.dumps(result_list(report.results, tasks), indent=2)
+        path = Path(config.storage.log_dir or ".") / default_file_name(config)
+    tasks = tasks_of_run(run.domain, run.task_set)
+    text = json.dumps(result_list(results, tasks), indent=2)
     write_text_file(path, text, ConfigError, "the result list")
     return path
 
 
 def tau2_result_file(run: RunRecord, results: list[EpisodeResult]) -> dict[str, Any]:
-    """A stored run as τ²-bench's results file (see :mod:`tautrait_core.compat.tau2.results`).
+    """A stored run as τ²-bench's results file (see :mod:`tautrait_core.interchange.tau2_results`).
 
     Raises:
         UnknownNameError, TaskSetError: the run's domain or task set is not installed (and
             the run is not an imported τ² file, whose task ids are kept).
     """
-    from tautrait_core.compat.tau2.results import (
+    from tautrait_core.errors import TautraitError
+    from tautrait_core.interchange.run_tasks import tasks_of_run
+    from tautrait_core.interchange.tau2_results import (
         TAU2_TASK_IDS,
         TAUTRAIT_SETTINGS,
         tau2_results,
         tau2_run_info,
     )
-    from tautrait_core.domain.task_sets import tasks_of_run
-    from tautrait_core.errors import TautraitError
     from tautrait_core.plugins import lookup
 
     config = run.run_config()
@@ -135,16 +135,15 @@ def tau2_result_file(run: RunRecord, results: list[EpisodeResult]) -> dict[str, 
         ids = json.loads(run.plugins[TAU2_TASK_IDS])
         tasks = [Task(id=task_id, user_id="", instruction="") for task_id in ids]
         policy = None
-    info = tau2_run_info(
-        run.domain, policy, config.agent, config.agent_model, config.user, config.user_model
-    )
-    info.update(num_trials=config.num_trials, max_steps=config.max_steps, seed=config.seed)
+    agent, user = config.agent, config.user
+    info = tau2_run_info(run.domain, policy, agent.strategy, agent.model, user.strategy, user.model)
+    info.update(num_trials=config.num_trials, max_steps=config.limits.max_steps, seed=config.seed)
     info[TAUTRAIT_SETTINGS] = {
         "domain": run.domain,
         "task_set": run.task_set,
-        "traits": config.traits.label(),
-        "agent": config.agent,
-        "user": config.user,
+        "traits": user.traits.label(),
+        "agent": agent.strategy,
+        "user": user.strategy,
     }
     return tau2_results(results, tasks, info, seed=config.seed)
 
@@ -244,7 +243,7 @@ def _user_cost(info: dict[str, Any]) -> float | None:
 
 
 def _episode(record: object) -> UpstreamEpisode:
-    from tautrait_core.episode.result import Outcome, Termination
+    from tautrait_core.types.result import Outcome, Termination
 
     if not isinstance(record, dict) or "task_id" not in record or "reward" not in record:
         raise ValueError("it lacks task_id/reward")

@@ -14,12 +14,8 @@ result is cached per process.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.state import (
@@ -29,63 +25,9 @@ from tautrait_core.domain.state import (
     describe_differences,
     state_hash,
 )
-from tautrait_core.domain.task import RESPOND_ACTION, Action, Task
-
-
-class RewardInfo(BaseModel):
-    """Both parts of the reward (tau-bench semantics) and what made it 0.
-
-    ``r_actions`` compares the final database with the gold replay; ``r_outputs`` checks
-    the required outputs (``None`` when the task has none). ``state_diff`` lists the
-    records where the agent's database and the gold database differ.
-    """
-
-    reward: float
-    r_actions: bool
-    r_outputs: bool | None = None
-    outputs: dict[str, bool] = Field(default_factory=dict)
-    data_hash: str
-    gt_data_hash: str
-    state_diff: list[str] = Field(default_factory=list)
-
-    # τ²-style grading (a task with evaluation criteria); each component in τ²'s JSON shape.
-    # They are all ``None`` for a τ-bench-style task and then not serialised at all.
-    reward_basis: list[str] | None = None
-    """The components the reward is the product of (``None``: τ-bench-style grading)."""
-    reward_breakdown: dict[str, float] | None = None
-    """The reward of each basis component."""
-    db_check: dict[str, Any] | None = None
-    env_assertions: list[dict[str, Any]] | None = None
-    action_checks: list[dict[str, Any]] | None = None
-    communicate_checks: list[dict[str, Any]] | None = None
-    nl_assertions: list[dict[str, Any]] | None = None
-    info: dict[str, Any] | None = None
-    """τ²'s notes: ``{"env", "nl", "communicate", "action"}``, or ``{"note": ...}``."""
-    not_scoreable: str | None = None
-    """Why the episode could not be graded (an NL assertion counts and no judge was
-    given): its reward is not a verdict."""
-
-    @model_serializer(mode="wrap")
-    def _omit_tau2_fields_when_unused(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        if self.reward_basis is None and isinstance(data, dict):
-            for key in TAU2_REWARD_FIELDS:
-                data.pop(key, None)
-        return data
-
-
-TAU2_REWARD_FIELDS = (
-    "reward_basis",
-    "reward_breakdown",
-    "db_check",
-    "env_assertions",
-    "action_checks",
-    "communicate_checks",
-    "nl_assertions",
-    "info",
-    "not_scoreable",
-)
-"""The :class:`RewardInfo` fields only τ²-style grading fills."""
+from tautrait_core.grading.gold_cache import GoldCache, replay_key
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.task import RESPOND_ACTION, Action, Task
 
 
 @dataclass(frozen=True)
@@ -139,24 +81,19 @@ def replay_actions(domain: Domain, db: EpisodeDB, actions: Sequence[Action]) -> 
     return observations
 
 
-_gold_cache: dict[tuple[int, str, object], GoldState] = {}
-_gold_lock = threading.Lock()
+_gold_states: GoldCache[GoldState] = GoldCache()
 
 
 def gold_state(domain: Domain, template: StateTemplate, task: Task, today: object) -> GoldState:
     """Replay ``task``'s gold actions on a fresh copy of ``template`` (cached)."""
-    key = (id(template), task.model_dump_json(), today)
-    with _gold_lock:
-        cached = _gold_cache.get(key)
-    if cached is not None:
-        return cached
-    with template.new_episode(today) as db:  # type: ignore[arg-type]
-        observations = replay_actions(domain, db, task.actions)
-        changes = db.changes()
-    result = GoldState(changes, state_hash(template, changes), tuple(observations))
-    with _gold_lock:
-        _gold_cache[key] = result
-    return result
+
+    def replay() -> GoldState:
+        with template.new_episode(today) as db:  # type: ignore[arg-type]
+            observations = replay_actions(domain, db, task.actions)
+            changes = db.changes()
+        return GoldState(changes, state_hash(template, changes), tuple(observations))
+
+    return _gold_states.get(replay_key(domain, template, task, today), replay)
 
 
 def outputs_found(outputs: Sequence[str], replies: Sequence[str]) -> dict[str, bool]:

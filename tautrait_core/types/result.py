@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from tautrait_core.domain.reward import RewardInfo
-from tautrait_core.episode.messages import Message
-from tautrait_core.llm.usage import ModelCall, Usage
+from tautrait_core.types.messages import Message
+from tautrait_core.types.reward import RewardInfo
+from tautrait_core.types.usage import ModelCall, Usage
 
 
 class Outcome(StrEnum):

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Literal
 
-from tautrait_core.episode.messages import Message
-from tautrait_core.episode.result import EpisodeResult, Outcome
+from tautrait_core.types.messages import Message
+from tautrait_core.types.result import EpisodeResult, Outcome
 
 if TYPE_CHECKING:
     from tautrait_core.store.results import ResultStore

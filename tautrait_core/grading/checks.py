@@ -15,16 +15,16 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, ValidationError
 
-from tautrait_core.builtin.gold import gold_actions
-from tautrait_core.domain.criteria_reward import grade_criteria, run_side_tool
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.initial_state import apply_initial_state
-from tautrait_core.domain.reward import is_gold_tool_call, outputs_found
 from tautrait_core.domain.state import StateTemplate
-from tautrait_core.domain.task import RESPOND_ACTION, Task
+from tautrait_core.domain.tool_execution import sync_state
 from tautrait_core.domain.tools import describe_validation_error
-from tautrait_core.episode.messages import STOP_TOKEN, Message, tool_call_messages
-from tautrait_core.episode.tool_execution import sync_state
+from tautrait_core.grading.criteria_reward import grade_criteria, run_side_tool
+from tautrait_core.grading.gold import gold_actions
+from tautrait_core.grading.reward import is_gold_tool_call, outputs_found
+from tautrait_core.types.messages import STOP_TOKEN, Message, tool_call_messages
+from tautrait_core.types.task import RESPOND_ACTION, Task
 
 GOLD_REPLY_WITHOUT_INFO = "Your request has been handled."
 """The gold replay's closing agent message when a task has no information to communicate

@@ -15,8 +15,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from tautrait_core.compat.result_files import read_result_list
-from tautrait_core.compat.tau2.results import (
+from tautrait_core.config.run_config import RunConfig
+from tautrait_core.errors import ConfigError
+from tautrait_core.interchange.result_files import read_result_list
+from tautrait_core.interchange.tau2_results import (
     TAU2_TASK_IDS,
     Tau2Results,
     default_tau2_task_set,
@@ -25,13 +27,11 @@ from tautrait_core.compat.tau2.results import (
     task_set_holding,
     tau2_domain,
 )
-from tautrait_core.config import RunConfig
-from tautrait_core.domain.task import Task
-from tautrait_core.episode.result import EpisodeResult
-from tautrait_core.errors import ConfigError
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord
 from tautrait_core.trait_mix import INTENSITY_WORDS, TRAIT_ALIASES, TRAITS, TraitMix
+from tautrait_core.types.result import EpisodeResult
+from tautrait_core.types.task import Task
 
 UPSTREAM_DOMAINS = ("retail", "airline", "telecom", "telehealth")
 IMPORTED_STATUS = "imported"

@@ -2,7 +2,7 @@
 handler that knows the service it answers for, and a server that serves it from a
 background thread, with failures injected ahead of its normal answers.
 
-:class:`~tautrait_core.testing.server.ScriptedModelServer` is built on these, and so can be a
+:class:`~tautrait_core.scripted.server.ScriptedModelServer` is built on these, and so can be a
 plugin's fake of the service it calls (the steer plugin's fake hosted service is).
 """
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from tautrait_core.domain.initial_state import history_messages
-from tautrait_core.domain.task import Task
-from tautrait_core.episode.messages import STOP_TOKEN, Message, tool_call_messages
+from tautrait_core.types.messages import STOP_TOKEN, Message, tool_call_messages
+from tautrait_core.types.task import Task
 
 GREETING = "Hi! How can I help you today?"
 """The agent's first message in a τ² run without a message history."""

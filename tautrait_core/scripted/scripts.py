@@ -26,18 +26,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from tautrait_core.builtin.agents.oracle import USER_STEP_REQUEST
-from tautrait_core.builtin.gold import (
+from tautrait_core.builtin.users.scripted import DONE_MESSAGE
+from tautrait_core.grading.gold import (
     describe_call,
     gold_actions,
     required_outputs,
     user_action_runs,
 )
-from tautrait_core.builtin.users.scripted import DONE_MESSAGE
-from tautrait_core.domain.reward import gold_plan
-from tautrait_core.domain.task import RESPOND_ACTION, Action, Task
-from tautrait_core.episode.messages import STOP_TOKEN, TAU2_GREETING
-from tautrait_core.testing.server import Failure, Reply, reply_text, reply_tool_call
+from tautrait_core.grading.reward import gold_plan
+from tautrait_core.scripted.server import Failure, Reply, reply_text, reply_tool_call
 from tautrait_core.trait_mix import TRAITS
+from tautrait_core.types.messages import STOP_TOKEN, TAU2_GREETING
+from tautrait_core.types.task import RESPOND_ACTION, Action, Task
 
 
 class UnknownConversation(LookupError):

@@ -1,0 +1,46 @@
+"""The public API for τ²-bench-style domains: tools written as τ²'s are (``@tau2_tool``,
+:class:`Tau2Tool`, the shared ``calculate`` and ``transfer_to_human_agents`` tools), τ²'s
+database hash and deep merge, tool output serialised as τ² serialises it, where imported τ²
+data lives, and a domain built on an imported τ² checkout. Plugin authors import these from
+here; everything else comes from :mod:`tautrait_core`.
+
+Names load on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tautrait_core.lazy_exports import lazy_exports
+
+if TYPE_CHECKING:
+    from tautrait_core.compat.tau2.hashing import (
+        tau2_db_hash as tau2_db_hash,
+    )
+    from tautrait_core.compat.tau2.merge import (
+        tau2_deep_merge as tau2_deep_merge,
+    )
+    from tautrait_core.compat.tau2.serialise import (
+        tau2_json as tau2_json,
+    )
+    from tautrait_core.domain.layout import (
+        imported_tau2_domain as imported_tau2_domain,
+    )
+    from tautrait_core.domain.task_sets import (
+        tau2_data_dir as tau2_data_dir,
+        tau2_data_file as tau2_data_file,
+    )
+    from tautrait_core.domain.tau2_tools import (
+        TAU2_UNKNOWN_TOOL as TAU2_UNKNOWN_TOOL,
+        Tau2Tool as Tau2Tool,
+        tau2_calculate as tau2_calculate,
+        tau2_calculate_tool as tau2_calculate_tool,
+        tau2_found as tau2_found,
+        tau2_tool as tau2_tool,
+        tau2_transfer_tool as tau2_transfer_tool,
+    )
+    from tautrait_core.types.messages import (
+        TAU2_GREETING as TAU2_GREETING,
+    )
+
+__getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())
