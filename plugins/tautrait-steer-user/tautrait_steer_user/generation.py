@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from tautrait_core import TraitMix
-from tautrait_steer_user.causal_lm import encode_prompt, load_model, pad_token_id
+from tautrait_steer_user.causal_lm import (
+    cache_keyword,
+    cache_of,
+    encode_prompt,
+    load_model,
+    pad_token_id,
+)
 from tautrait_steer_user.protocol import SteerRequest
 from tautrait_steer_user.steering import (
     DEFAULT_LEVEL_SCALES,
@@ -62,6 +68,7 @@ class SteeredGenerator:
         self.device = next(model.parameters()).device
         self.pad_id = pad_token_id(tokenizer)
         self.eos_ids = _eos_ids(model, tokenizer)
+        self._cache_keyword = cache_keyword(model)
         self._sampler = torch.Generator(device=self.device).manual_seed(seed)
 
     @classmethod
@@ -152,10 +159,10 @@ class SteeredGenerator:
                     input_ids=ids,
                     attention_mask=attention,
                     position_ids=positions,
-                    past_key_values=cache,
                     use_cache=True,
+                    **{self._cache_keyword: cache},
                 )
-                cache = output.past_key_values
+                cache = cache_of(output)
                 chosen = self._choose(output.logits[:, -1, :].float(), temperatures).tolist()
                 for row, token in enumerate(chosen):
                     if done[row]:
