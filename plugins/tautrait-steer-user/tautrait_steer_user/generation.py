@@ -104,6 +104,10 @@ class SteeredGenerator:
             "level_scales": list(self.level_scales),
         }
 
+    def prompt_ids(self, messages: list[dict[str, str]]) -> list[int]:
+        """The token ids of the prompt that has the model write the next turn of ``messages``."""
+        return encode_prompt(self.tokenizer, messages)
+
     def _batch(self, prompts: Sequence[list[int]]) -> tuple[Any, Any, Any]:
         """Left-padded ids, attention mask and position ids."""
         import torch
@@ -126,7 +130,7 @@ class SteeredGenerator:
         ``{trait: coefficient}`` steering, one mapping per conversation."""
         import torch
 
-        prompts = [encode_prompt(self.tokenizer, messages) for messages in conversations]
+        prompts = [self.prompt_ids(messages) for messages in conversations]
         ids, attention, positions = self._batch(prompts)
         deltas = steering_deltas(self.vectors, coefficients)
         with torch.no_grad(), steered(self.model, self.vectors.layers, deltas):
@@ -145,7 +149,7 @@ class SteeredGenerator:
         """
         import torch
 
-        prompts = [encode_prompt(self.tokenizer, request.messages) for request in requests]
+        prompts = [self.prompt_ids(request.messages) for request in requests]
         ids, attention, positions = self._batch(prompts)
         deltas = steering_deltas(self.vectors, [self.coefficients(r.traits) for r in requests])
         temperatures = torch.tensor([r.temperature for r in requests], device=self.device)
@@ -178,14 +182,15 @@ class SteeredGenerator:
                 ids = torch.tensor(next_ids, device=self.device).unsqueeze(1)
                 attention = torch.cat([attention, torch.ones_like(ids)], dim=1)
                 positions = positions[:, -1:] + 1
-        return [
-            SteerReply(
-                text=self.tokenizer.decode(tokens, skip_special_tokens=True).strip(),
-                prompt_tokens=len(prompt),
-                completion_tokens=len(tokens),
-            )
-            for prompt, tokens in zip(prompts, written, strict=True)
-        ]
+        return [self.reply(prompt, tokens) for prompt, tokens in zip(prompts, written, strict=True)]
+
+    def reply(self, prompt: Sequence[int], tokens: Sequence[int]) -> SteerReply:
+        """The reply for the generated ``tokens`` of a turn prompted with ``prompt``."""
+        return SteerReply(
+            text=self.tokenizer.decode(list(tokens), skip_special_tokens=True).strip(),
+            prompt_tokens=len(prompt),
+            completion_tokens=len(tokens),
+        )
 
     def _choose(self, logits: Any, temperatures: Any) -> Any:
         """Greedy for rows at temperature 0, sampled at their temperature otherwise."""
