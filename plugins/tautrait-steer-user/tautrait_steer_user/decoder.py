@@ -75,7 +75,8 @@ class StaticCacheDecoder:
         reason = unsupported_reason(model, max_len)
         if reason is not None:
             raise UnsupportedModelError(
-                f"the fast path cannot run this model: {reason}; use --engine eager"
+                f"the fast path cannot run this model: {reason}; use the eager path "
+                "(steer serve --engine eager)"
             )
         config, body = model.config, model.model
         self.embed, self.layers, self.norm = body.embed_tokens, body.layers, body.norm

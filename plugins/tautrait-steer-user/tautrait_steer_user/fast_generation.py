@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tautrait_steer_user.cuda_graphs import StepGraphs
-from tautrait_steer_user.decoder import StaticCacheDecoder
+from tautrait_steer_user.decoder import StaticCacheDecoder, unsupported_reason
 from tautrait_steer_user.errors import InvalidSteerRequest
 from tautrait_steer_user.generation import SteeredGenerator, SteerReply
 from tautrait_steer_user.protocol import SteerRequest
@@ -31,6 +31,9 @@ DEFAULT_MAX_CONTEXT = 4096
 PREFILL_TOKENS = 8192
 """The most (padded) prompt tokens run through the model in one prefill."""
 SMALLEST_LENGTH = 64
+ENGINES = ("auto", "fast", "eager")
+"""What ``steer serve --engine`` chooses from: the fast path, the eager one, or the fast
+one where the model allows it."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,39 @@ class _Row:
     limit: int
     count: int
     position: int
+
+
+def default_max_context(model: Any) -> int:
+    """The smaller of 4096 and the model's maximum number of positions."""
+    positions = getattr(model.config, "max_position_embeddings", None) or DEFAULT_MAX_CONTEXT
+    return min(DEFAULT_MAX_CONTEXT, positions)
+
+
+def serving_generator(
+    reference: SteeredGenerator,
+    engine: str = "auto",
+    max_batch: int = 32,
+    max_context: int | None = None,
+) -> tuple[SteeredGenerator | FastSteeredGenerator, str | None]:
+    """The generator to serve with, and for ``auto`` on a model the fast path cannot run,
+    why it is the eager one.
+
+    Args:
+        reference: The eager generator (served as it is for ``eager``).
+        engine: One of :data:`ENGINES`.
+        max_batch: Rows of the fast path.
+        max_context: Positions per conversation of the fast path.
+
+    Raises:
+        UnsupportedModelError: ``fast`` on a model the fast path cannot run.
+    """
+    if engine == "eager":
+        return reference, None
+    context = max_context or default_max_context(reference.model)
+    reason = unsupported_reason(reference.model, context)
+    if engine == "auto" and reason is not None:
+        return reference, reason
+    return FastSteeredGenerator(reference, max_batch, context), None
 
 
 def _sizes(largest: int, smallest: int) -> list[int]:
@@ -101,10 +137,9 @@ class FastSteeredGenerator:
         if max_batch < 1 or sync_every < 1:
             raise ValueError("max_batch and sync_every must be at least 1")
         model = reference.model
-        positions = getattr(model.config, "max_position_embeddings", DEFAULT_MAX_CONTEXT)
         self.reference = reference
         self.max_batch = max_batch
-        self.max_context = max_context or min(DEFAULT_MAX_CONTEXT, positions)
+        self.max_context = max_context or default_max_context(model)
         self.sync_every = sync_every
         vectors = reference.vectors
         self.decoder = StaticCacheDecoder(model, max_batch, self.max_context, vectors.layers)

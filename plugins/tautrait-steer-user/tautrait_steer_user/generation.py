@@ -97,6 +97,7 @@ class SteeredGenerator:
     def describe(self) -> dict[str, Any]:
         """What is served: model, layer range, traits and the vector set's content hash."""
         return {
+            "engine": "eager",
             "model": self.vectors.model,
             "layers": f"{self.vectors.layers[0]}:{self.vectors.layers[1]}",
             "traits": sorted(self.vectors.vectors),

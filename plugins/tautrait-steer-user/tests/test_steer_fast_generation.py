@@ -13,7 +13,10 @@ require_local_extra()
 
 from tautrait_steer_user.decoder import StaticCacheDecoder, unsupported_reason  # noqa: E402
 from tautrait_steer_user.errors import InvalidSteerRequest, UnsupportedModelError  # noqa: E402
-from tautrait_steer_user.fast_generation import FastSteeredGenerator  # noqa: E402
+from tautrait_steer_user.fast_generation import (  # noqa: E402
+    FastSteeredGenerator,
+    serving_generator,
+)
 from tautrait_steer_user.generation import SteeredGenerator  # noqa: E402
 from tautrait_steer_user.protocol import SteerRequest  # noqa: E402
 
@@ -157,3 +160,22 @@ def test_models_the_decoder_cannot_run_are_refused_with_the_reason(tiny: tuple) 
         assert unsupported_reason(model, 32) is None
     finally:
         model.config.sliding_window = None
+
+
+def test_serving_falls_back_to_the_eager_path_only_when_asked_to(
+    eager: SteeredGenerator,
+) -> None:
+    generator, reason = serving_generator(eager, "auto", max_batch=3, max_context=100)
+    assert isinstance(generator, FastSteeredGenerator) and reason is None
+    assert (generator.max_batch, generator.max_context) == (3, 100)
+    assert serving_generator(eager, "eager") == (eager, None)
+    eager.model.config.sliding_window = 32
+    try:
+        assert serving_generator(eager, "auto", max_context=64) == (
+            eager,
+            "a sliding attention window of 32 tokens is shorter than 64",
+        )
+        with pytest.raises(UnsupportedModelError, match="--engine eager"):
+            serving_generator(eager, "fast", max_context=64)
+    finally:
+        eager.model.config.sliding_window = None
