@@ -37,6 +37,8 @@ class SteerReply:
     text: str
     prompt_tokens: int
     completion_tokens: int
+    tokens: tuple[int, ...] = ()
+    """The generated token ids (end-of-sequence left out)."""
 
 
 class SteeredGenerator:
@@ -191,6 +193,7 @@ class SteeredGenerator:
             text=self.tokenizer.decode(list(tokens), skip_special_tokens=True).strip(),
             prompt_tokens=len(prompt),
             completion_tokens=len(tokens),
+            tokens=tuple(tokens),
         )
 
     def _choose(self, logits: Any, temperatures: Any) -> Any:
