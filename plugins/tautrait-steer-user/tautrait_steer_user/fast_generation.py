@@ -6,8 +6,9 @@ together, eagerly) and leave as soon as they stop, so a batch never waits for it
 row. A decoding step takes the first ``batch`` slots, with ``batch`` and the attended
 length rounded up to a few sizes, so on a GPU each (batch, length) pair is one CUDA graph
 (:mod:`.cuda_graphs`); tokens are chosen and rows stopped on the device (:mod:`.slots`), and
-the host looks at the state only every ``sync_every`` steps. Active rows are kept in the
-first slots: when rows leave, the last ones move into the gaps.
+the host looks at the state only every ``sync_every`` steps, or sooner when a row reaches
+its token limit. Active rows are kept in the first slots: when rows leave, the last ones
+move into the gaps.
 
 With greedy decoding it writes the eager path's (:class:`SteeredGenerator`'s) tokens:
 same model modules, same steering at the same positions.
@@ -215,10 +216,11 @@ class FastSteeredGenerator:
         return ids
 
     def advance(self) -> list[tuple[int, SteerReply]]:
-        """Run up to ``sync_every`` steps; the replies of the rows that stopped, by row id."""
+        """Run up to ``sync_every`` steps, fewer when a row reaches its token limit sooner
+        (none when one already has), then reply for the rows that stopped, by row id."""
         if not self._rows:
             return []
-        steps = min(self.sync_every, max(row.limit - row.count for row in self._rows))
+        steps = min(self.sync_every, *(row.limit - row.count for row in self._rows))
         if steps > 0:
             batch = _round_up(len(self._rows), self._batch_sizes)
             furthest = max(row.position for row in self._rows) + steps
