@@ -21,6 +21,7 @@ from tautrait_steer_user.generation import SteerReply
 from tautrait_steer_user.protocol import SteerRequest
 
 Waiting = tuple[SteerRequest, "Future[SteerReply]"]
+RECENT_ROUNDS = 4096
 
 
 @runtime_checkable
@@ -51,8 +52,10 @@ class ContinuousBatcher:
     def __init__(self, engine: RowEngine, wait_s: float = 0.01) -> None:
         self.engine = engine
         self.wait_s = wait_s
-        self.batch_sizes: list[int] = []
-        """Rows generating in each round of steps, in order."""
+        self.batches = 0
+        """Rounds of steps run so far."""
+        self.batch_sizes: deque[int] = deque(maxlen=RECENT_ROUNDS)
+        """Rows generating in each of the most recent rounds, in order."""
         self._queue: queue.Queue[Waiting | None] = queue.Queue()
         """Requests with their futures; ``None`` tells the worker to stop."""
         self._waiting: deque[Waiting] = deque()
@@ -134,6 +137,7 @@ class ContinuousBatcher:
 
     def _advance(self) -> None:
         """One round of steps; resolve the rows that stopped."""
+        self.batches += 1
         self.batch_sizes.append(len(self._running))
         try:
             finished = self.engine.advance()

@@ -134,7 +134,7 @@ class SteerServer:
             def do_GET(self) -> None:
                 if self.path.rstrip("/") == "/health":
                     body = {"status": "ok", **server.generator.describe()}
-                    body["batches"] = len(server.batcher.batch_sizes)
+                    body["batches"] = server.batcher.batches
                     self._send(200, body)
                 else:
                     self._send(404, {"detail": "POST a steer request; GET /health for status"})

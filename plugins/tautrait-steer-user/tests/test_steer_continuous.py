@@ -99,7 +99,7 @@ def test_a_request_joins_the_running_batch_and_leaves_before_it(
     with SteerServer(engine) as server:
         batcher = server.batcher
         first = send(server.url, long, answers, 0)
-        wait_until(lambda: batcher.batch_sizes == [1])  # the long turn is generating
+        wait_until(lambda: list(batcher.batch_sizes) == [1])  # the long turn is generating
         second = send(server.url, short, answers, 1)
         wait_until(lambda: batcher.pending() == 1)
         while second.is_alive():  # one round at a time until the short turn is answered
@@ -122,7 +122,9 @@ def test_rows_are_bounded_by_max_batch(eager: SteeredGenerator) -> None:
     answers: dict[int, Any] = {}
     with SteerServer(engine, max_batch=32, wait_s=LIMIT_S) as server:
         threads = [send(server.url, payload, answers, i) for i, payload in enumerate(payloads)]
-        wait_until(lambda: server.batcher.pending() == 3 and server.batcher.batch_sizes == [2])
+        wait_until(
+            lambda: server.batcher.pending() == 3 and list(server.batcher.batch_sizes) == [2]
+        )
         engine.rounds.release(100)
         for thread in threads:
             thread.join(LIMIT_S)
@@ -139,6 +141,7 @@ def test_a_request_longer_than_the_context_is_answered_422(eager: SteeredGenerat
         assert httpx.post(server.url, json=body({}, 3), timeout=LIMIT_S).status_code == 200
         health = httpx.get(server.url + "health", timeout=LIMIT_S).json()
     assert health["engine"] == "fast" and health["max_context"] == 64
+    assert health["batches"] == 1  # one round of steps: the accepted request's
 
 
 def test_a_failed_step_fails_its_rows_and_the_server_keeps_serving(
