@@ -18,7 +18,9 @@ class StepGraphs:
     Args:
         step: The decoding step; must not synchronise with the host.
         stepped: The tensors a step changes that must be put back after the warm-up run
-            that precedes a capture (the warm-up must not count as a step).
+            that precedes a capture (the warm-up must not count as a step); what else it
+            writes (the cache at the rows' current positions, the token written at their
+            current counts) the real step writes again.
         enabled: Capture and replay graphs (needs a CUDA device).
     """
 
@@ -40,17 +42,28 @@ class StepGraphs:
             graph = self.graphs[(batch, length)] = self._capture(batch, length)
         graph.replay()
 
-    def _capture(self, batch: int, length: int) -> Any:
+    def warm_up(self, batch: int, length: int) -> None:
+        """Run the step once and put the ``stepped`` tensors back, so that it does not
+        count. Done before each capture (on a side stream), so that whatever the step
+        initialises lazily is initialised outside the graph."""
         import torch
 
         saved = [tensor.clone() for tensor in self.stepped]
-        side = torch.cuda.Stream()
-        side.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(side):
-            self.step(batch, length)  # warm-up: lazy initialisation happens outside capture
-        torch.cuda.current_stream().wait_stream(side)
+        if self.enabled:
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                self.step(batch, length)
+            torch.cuda.current_stream().wait_stream(side)
+        else:
+            self.step(batch, length)
         for tensor, before in zip(self.stepped, saved, strict=True):
             tensor.copy_(before)
+
+    def _capture(self, batch: int, length: int) -> Any:
+        import torch
+
+        self.warm_up(batch, length)
         if self._pool is None:
             self._pool = torch.cuda.graph_pool_handle()
         graph = torch.cuda.CUDAGraph()

@@ -86,7 +86,6 @@ class StaticCacheDecoder:
         self.head_dim = getattr(config, "head_dim", None) or config.hidden_size // self.heads
         self.scaling = getattr(self.layers[0].self_attn, "scaling", self.head_dim**-0.5)
         self.steered = range(*steered_layers)
-        self.max_len = max_len
         weight = next(model.parameters())
         self.dtype, self.device = weight.dtype, weight.device
         shape = (len(self.layers), slots, self.kv_heads, max_len, self.head_dim)

@@ -32,9 +32,7 @@ DEFAULT_MAX_CONTEXT = 4096
 PREFILL_TOKENS = 8192
 """The most (padded) prompt tokens run through the model in one prefill."""
 SMALLEST_LENGTH = 64
-ENGINES = ("auto", "fast", "eager")
-"""What ``steer serve --engine`` chooses from: the fast path, the eager one, or the fast
-one where the model allows it."""
+"""The shortest attended length a step is captured for."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +73,7 @@ def serving_generator(
 
     Args:
         reference: The eager generator (served as it is for ``eager``).
-        engine: One of :data:`ENGINES`.
+        engine: ``fast``, ``eager``, or ``auto`` (fast where the model allows it).
         max_batch: Rows of the fast path.
         max_context: Positions per conversation of the fast path.
 

@@ -100,6 +100,17 @@ def test_a_row_leaves_as_soon_as_it_stops_and_the_others_go_on(eager: SteeredGen
     assert rest == {ids[1]: eager.generate([requests[1]])[0]}
 
 
+def test_the_warm_up_before_a_cuda_graph_capture_leaves_no_trace(eager: SteeredGenerator) -> None:
+    engine = fast(eager, sync_every=3)
+    requests = [request("impatience=high", 12), request("", 9, SHORT_CHAT)]
+    ids = engine.admit([engine.prepare(one) for one in requests])
+    replies: dict[int, Any] = {}
+    while engine.active_rows:  # on a GPU a capture can come before any round of steps
+        engine.steps.warm_up(2, 64)
+        replies.update(engine.advance())
+    assert [replies[row_id] for row_id in ids] == [eager.generate([r])[0] for r in requests]
+
+
 def test_each_row_keeps_its_temperature_and_limit(eager: SteeredGenerator) -> None:
     requests = [
         request("impatience=high", 6, temperature=1.5),
