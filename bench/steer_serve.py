@@ -1,7 +1,7 @@
 """Steered user turns per second: ``tautrait steer serve``'s eager and fast engines against
 Hugging Face ``generate`` with forward hooks, and time to first token under arrivals.
 
-Everything is measured in one run on one device, in four parts (``--parts``):
+Everything is measured in one run on one device, in three parts (``--parts``):
 
 - ``equality``: greedy tokens of the fast path against the eager path's, for steered and
   unsteered rows in one batch; in the model's dtype and, when that is not float32, again
@@ -9,14 +9,16 @@ Everything is measured in one run on one device, in four parts (``--parts``):
   not hidden).
 - ``table``: for each batch size, that many concurrent requests go to an in-process
   server (the one ``steer serve`` runs) and are timed until the last answer; the server's
-  batch is the batch size. Steered rounds give every request a trait mix (cycling through
-  single traits and a two-trait mix, low to high); unsteered rounds send an empty mix.
-  Every turn is exactly ``--max-tokens`` tokens long (end-of-sequence is ignored). Eager:
-  the eager engine (static batching, as before the fast path). Fast: the fast engine over
-  HTTP, and the same engine called directly (``generate``, no HTTP), which shows what HTTP
-  costs. HF: ``model.generate`` with the steering hooks installed, called directly, which
-  is what a user gets by writing a forward hook around ``generate``. Median over
-  ``--rounds`` rounds after a warm-up round.
+  batch is the batch size. The requests come from another process
+  (``bench/steer_load.py``), as runners' requests do. Steered rounds give every request
+  a trait mix (cycling through single traits and a two-trait mix, low to high);
+  unsteered rounds send an empty mix. Every turn is exactly ``--max-tokens`` tokens long
+  (end-of-sequence is ignored), at temperature 0.7. Eager: the eager engine (static
+  batching, as before the fast path). Fast: the fast engine over HTTP, and the same
+  engine called directly (``generate``, no HTTP), which shows what HTTP costs. HF:
+  ``model.generate`` with the steering hooks installed and its default sampling
+  settings, called directly: what a user gets by writing a forward hook around
+  ``generate``. Median over ``--rounds`` rounds after a warm-up round.
 - ``arrivals``: ``--arrivals`` requests arrive as a Poisson process (rate ``--rate``,
   default: the eager engine's steered turns per second at batch 8, or 4/s), every second
   one a one-token request; the latency of those is the time to the first token a client
@@ -37,17 +39,18 @@ downloaded), ``--random-model small`` (the same family scaled down, for CPU), ``
 from __future__ import annotations
 
 import argparse
-import asyncio
 import copy
 import gc
+import json
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import httpx
 import torch
 from tautrait_steer_user.causal_lm import load_model, parse_layers
 from tautrait_steer_user.fast_generation import FastSteeredGenerator
@@ -176,25 +179,23 @@ def median_seconds(run: Callable[[], float], rounds: int) -> float:
     return statistics.median(run() for _ in range(rounds))
 
 
-async def post_all(url: str, payloads: list[dict]) -> float:
-    """Seconds until every payload has been answered (all sent at once)."""
-    limits = httpx.Limits(max_connections=len(payloads))
-    async with httpx.AsyncClient(timeout=600, limits=limits) as client:
-        started = time.perf_counter()
-        answers = await asyncio.gather(*(client.post(url, json=body) for body in payloads))
-        elapsed = time.perf_counter() - started
-    failed = [answer.text for answer in answers if answer.status_code != 200]
-    if failed:
-        raise RuntimeError(f"{len(failed)} requests failed: {failed[0][:200]}")
-    return elapsed
+def load_generator(job: dict[str, Any]) -> list[float]:
+    """Run ``bench/steer_load.py`` on ``job`` in its own process; its seconds."""
+    script = Path(__file__).with_name("steer_load.py")
+    done = subprocess.run(
+        [sys.executable, str(script)], input=json.dumps(job), capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"the load generator failed: {done.stderr.strip()[-500:]}")
+    return json.loads(done.stdout)
 
 
 def served_rate(generator: Any, batch: int, steered: bool, args: argparse.Namespace) -> float:
     """Turns per second of ``batch`` concurrent requests through an in-process server."""
-    payloads = bodies(batch, steered, args.max_tokens)
+    job = {"mode": "rounds", "bodies": bodies(batch, steered, args.max_tokens)}
     with SteerServer(generator, max_batch=batch, wait_s=0.5) as server:
-        seconds = median_seconds(lambda: asyncio.run(post_all(server.url, payloads)), args.rounds)
-    return batch / seconds
+        seconds = load_generator({**job, "url": server.url, "rounds": args.rounds})
+    return batch / statistics.median(seconds)
 
 
 def direct_rate(fast: FastSteeredGenerator, batch: int, steered: bool, args: Any) -> float:
@@ -350,23 +351,6 @@ def throughput_table(eager: SteeredGenerator, args: argparse.Namespace, report: 
     return eager_rates
 
 
-async def arrive(url: str, schedule: list[tuple[float, dict]]) -> list[float]:
-    """Latency of each request, each sent at its time in ``schedule``."""
-    limits = httpx.Limits(max_connections=len(schedule))
-    async with httpx.AsyncClient(timeout=600, limits=limits) as client:
-        started = time.perf_counter()
-
-        async def one(at: float, body: dict) -> float:
-            await asyncio.sleep(max(0.0, at - (time.perf_counter() - started)))
-            sent = time.perf_counter()
-            answer = await client.post(url, json=body)
-            if answer.status_code != 200:
-                raise RuntimeError(f"a request failed: {answer.text[:200]}")
-            return time.perf_counter() - sent
-
-        return await asyncio.gather(*(one(at, body) for at, body in schedule))
-
-
 def percentiles(values: Sequence[float]) -> tuple[float, float]:
     """Median and 90th percentile."""
     return statistics.median(values), statistics.quantiles(values, n=10)[-1]
@@ -405,7 +389,9 @@ def arrivals(
     first_token = {}
     for label, generator in servers.items():
         with SteerServer(generator, max_batch=args.arrival_batch, wait_s=0.01) as server:
-            latencies = asyncio.run(arrive(server.url, schedule))
+            latencies = load_generator(
+                {"mode": "arrivals", "url": server.url, "schedule": schedule}
+            )
         probes = percentiles(
             [
                 s * 1000
