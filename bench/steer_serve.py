@@ -236,9 +236,12 @@ def hf_generate_rate(eager: SteeredGenerator, batch: int, args: argparse.Namespa
     return batch * args.max_tokens / median_seconds(run, args.rounds)
 
 
-def fast_engine(eager: SteeredGenerator, max_batch: int, args: Any) -> FastSteeredGenerator:
+def fast_engine(
+    eager: SteeredGenerator, max_batch: int, args: Any, stop_at_eos: bool = False
+) -> FastSteeredGenerator:
+    """The fast engine over ``eager``'s model, with room for the benchmark's turns."""
     context = -(-(len(eager.prompt_ids(CHAT)) + args.max_tokens) // 64) * 64
-    return FastSteeredGenerator(eager, max_batch, context, stop_at_eos=False)
+    return FastSteeredGenerator(eager, max_batch, context, stop_at_eos=stop_at_eos)
 
 
 def load(args: argparse.Namespace) -> tuple[SteeredGenerator, str]:
@@ -267,7 +270,7 @@ def load(args: argparse.Namespace) -> tuple[SteeredGenerator, str]:
     config = model.config
     parameters = sum(parameter.numel() for parameter in model.parameters())
     description = (
-        f"{name}: {parameters / 1e9:.2f}B parameters, {config.num_hidden_layers} layers, "
+        f"{name}: {parameters / 1e6:,.1f}M parameters, {config.num_hidden_layers} layers, "
         f"width {config.hidden_size}, {config.num_attention_heads} heads "
         f"({config.num_key_value_heads} key/value), vocabulary {config.vocab_size}, "
         f"{next(model.parameters()).dtype}, on {args.device}"
@@ -279,28 +282,36 @@ def load(args: argparse.Namespace) -> tuple[SteeredGenerator, str]:
 
 
 def greedy_match(eager: SteeredGenerator, args: argparse.Namespace, report: Report) -> None:
-    """Greedy tokens of the fast path against the eager path's, steered and unsteered."""
+    """Greedy tokens of the fast path against the eager path's, steered and unsteered: in
+    the model's dtype and, when that is not float32, in a float32 copy too."""
     payloads = bodies(6, True, args.max_tokens, temperature=0.0)
     payloads[1]["trait_dict"] = payloads[4]["trait_dict"] = {}
     requests = [parse_request(body) for body in payloads]
-    checked = [(str(next(eager.model.parameters()).dtype), eager)]
-    if next(eager.model.parameters()).dtype != torch.float32:
-        wide = copy.deepcopy(eager.model).float()
-        checked.append(("torch.float32", SteeredGenerator(wide, eager.tokenizer, eager.vectors)))
-    for dtype, generator in checked:
-        expected = generator.generate(requests)
-        written = fast_engine(generator, len(requests), args).generate(requests)
-        rows = sum(a.tokens == b.tokens for a, b in zip(expected, written, strict=True))
-        agreeing = sum(
-            _common_prefix(a.tokens, b.tokens) for a, b in zip(expected, written, strict=True)
-        )
-        total = sum(len(reply.tokens) for reply in expected)
+    widen = next(eager.model.parameters()).dtype != torch.float32
+    for generator in (eager, *([None] if widen else [])):
         report.say(
-            f"greedy, {dtype}: {rows}/{len(requests)} rows identical (4 steered, 2 not), "
-            f"{agreeing}/{total} tokens before the first difference  {report.elapsed()}"
+            f"{greedy_line(generator or float32_copy(eager), requests, args)}  {report.elapsed()}"
         )
-    del checked
-    release(args.device)
+        release(args.device)
+
+
+def float32_copy(eager: SteeredGenerator) -> SteeredGenerator:
+    return SteeredGenerator(copy.deepcopy(eager.model).float(), eager.tokenizer, eager.vectors)
+
+
+def greedy_line(generator: SteeredGenerator, requests: list[SteerRequest], args: Any) -> str:
+    """How many rows and tokens the fast path writes as ``generator`` does."""
+    expected = generator.generate(requests)
+    fast = fast_engine(generator, len(requests), args, stop_at_eos=True)
+    written = fast.generate(requests)
+    rows = sum(a.tokens == b.tokens for a, b in zip(expected, written, strict=True))
+    same = sum(_common_prefix(a.tokens, b.tokens) for a, b in zip(expected, written, strict=True))
+    total = sum(len(reply.tokens) for reply in expected)
+    dtype = next(generator.model.parameters()).dtype
+    return (
+        f"greedy, {dtype}: {rows}/{len(requests)} rows identical (4 steered, 2 not), "
+        f"{same}/{total} tokens before the first difference"
+    )
 
 
 def _common_prefix(first: Sequence[int], second: Sequence[int]) -> int:
