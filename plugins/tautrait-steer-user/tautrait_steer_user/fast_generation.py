@@ -11,7 +11,8 @@ its token limit. Active rows are kept in the first slots: when rows leave, the l
 move into the gaps.
 
 With greedy decoding it writes the eager path's (:class:`SteeredGenerator`'s) tokens:
-same model modules, same steering at the same positions.
+same model modules, same steering at the same positions. Only rounding can differ (the
+matrix shapes are not all the same), which in bf16 can flip a near tie.
 """
 
 from __future__ import annotations
