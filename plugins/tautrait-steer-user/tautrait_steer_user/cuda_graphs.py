@@ -21,15 +21,21 @@ class StepGraphs:
             that precedes a capture (the warm-up must not count as a step); what else it
             writes (the cache at the rows' current positions, the token written at their
             current counts) the real step writes again.
-        enabled: Capture and replay graphs (needs a CUDA device).
+        enabled: Capture and replay graphs.
+        device: The CUDA device the step runs on (when ``enabled``).
     """
 
     def __init__(
-        self, step: Callable[[int, int], None], stepped: Sequence[Any], enabled: bool
+        self,
+        step: Callable[[int, int], None],
+        stepped: Sequence[Any],
+        enabled: bool,
+        device: Any = None,
     ) -> None:
         self.step = step
         self.stepped = list(stepped)
         self.enabled = enabled
+        self.device = device
         self.graphs: dict[tuple[int, int], Any] = {}
         self._pool: Any = None
 
@@ -61,12 +67,15 @@ class StepGraphs:
             tensor.copy_(before)
 
     def _capture(self, batch: int, length: int) -> Any:
+        """Warm up and capture the step on its device (a replay runs on the device it was
+        captured on)."""
         import torch
 
-        self.warm_up(batch, length)
-        if self._pool is None:
-            self._pool = torch.cuda.graph_pool_handle()
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, pool=self._pool, capture_error_mode="thread_local"):
-            self.step(batch, length)
+        with torch.cuda.device(self.device):
+            self.warm_up(batch, length)
+            if self._pool is None:
+                self._pool = torch.cuda.graph_pool_handle()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, pool=self._pool, capture_error_mode="thread_local"):
+                self.step(batch, length)
         return graph

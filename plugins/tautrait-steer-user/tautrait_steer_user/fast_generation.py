@@ -154,7 +154,7 @@ class FastSteeredGenerator:
             None if on_gpu else torch.Generator().manual_seed(seed),
         )
         enabled = on_gpu if cuda_graphs is None else cuda_graphs
-        self.steps = StepGraphs(self._step, self.state.stepped, enabled)
+        self.steps = StepGraphs(self._step, self.state.stepped, enabled, self.decoder.device)
         self._batch_sizes = _sizes(max_batch, 1)
         self._lengths = _sizes(self.max_context, min(SMALLEST_LENGTH, self.max_context))
         self._rows: list[_Row] = []
