@@ -47,6 +47,7 @@ import statistics
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -241,7 +242,10 @@ def fast_engine(
 ) -> FastSteeredGenerator:
     """The fast engine over ``eager``'s model, with room for the benchmark's turns."""
     context = -(-(len(eager.prompt_ids(CHAT)) + args.max_tokens) // 64) * 64
-    return FastSteeredGenerator(eager, max_batch, context, stop_at_eos=stop_at_eos)
+    graphs = False if args.no_cuda_graphs else None
+    return FastSteeredGenerator(
+        eager, max_batch, context, stop_at_eos=stop_at_eos, cuda_graphs=graphs
+    )
 
 
 def load(args: argparse.Namespace) -> tuple[SteeredGenerator, str]:
@@ -341,25 +345,47 @@ def throughput_table(eager: SteeredGenerator, args: argparse.Namespace, report: 
     eager_rates = {}
     for batch in args.batch_sizes:
         fixed = WholeBatches(eager)
-        eager_steered = served_rate(fixed, batch, True, args)
-        eager_plain = served_rate(fixed, batch, False, args)
+        eager_steered = attempt(report, served_rate, fixed, batch, True, args)
+        eager_plain = attempt(report, served_rate, fixed, batch, False, args)
         eager_rates[batch] = eager_steered
-        fast = fast_engine(eager, batch, args)
-        fast_steered = served_rate(fast, batch, True, args)
-        fast_plain = served_rate(fast, batch, False, args)
-        direct = direct_rate(fast, batch, True, args)
-        del fast
+        fast = attempt(report, fast_engine, eager, batch, args)
+        fast_steered = fast and attempt(report, served_rate, fast, batch, True, args)
+        fast_plain = fast and attempt(report, served_rate, fast, batch, False, args)
+        direct = fast and attempt(report, direct_rate, fast, batch, True, args)
+        fast = None
         release(args.device)
-        hf = hf_generate_rate(eager, batch, args)
-        report.say(
-            f"| {batch} | {eager_steered:.2f} | {eager_plain:.2f} | {eager_steered * tokens:,.0f} "
-            f"| {fast_steered:.2f} | {fast_plain:.2f} | {fast_steered * tokens:,.0f} "
-            f"| {direct * tokens:,.0f} | {hf:,.0f} | {fast_steered * tokens / hf:.2f} "
-            f"| {direct * tokens / hf:.2f} | {fast_steered / fast_plain:.2f} "
-            f"| {fast_steered / eager_steered:.2f} |"
-        )
+        hf = attempt(report, hf_generate_rate, eager, batch, args)
+        cells = [
+            cell(eager_steered, ".2f"),
+            cell(eager_plain, ".2f"),
+            cell(eager_steered and eager_steered * tokens, ",.0f"),
+            cell(fast_steered, ".2f"),
+            cell(fast_plain, ".2f"),
+            cell(fast_steered and fast_steered * tokens, ",.0f"),
+            cell(direct and direct * tokens, ",.0f"),
+            cell(hf, ",.0f"),
+            cell(fast_steered and hf and fast_steered * tokens / hf, ".2f"),
+            cell(direct and hf and direct * tokens / hf, ".2f"),
+            cell(fast_steered and fast_plain and fast_steered / fast_plain, ".2f"),
+            cell(fast_steered and eager_steered and fast_steered / eager_steered, ".2f"),
+        ]
+        report.say(f"| {batch} | " + " | ".join(cells) + " |")
     report.say(report.elapsed())
     return eager_rates
+
+
+def attempt(report: Report, measure: Callable[..., Any], *arguments: Any) -> Any:
+    """``measure(*arguments)``, or ``None`` once the failure is reported (the run goes on)."""
+    try:
+        return measure(*arguments)
+    except Exception as exc:
+        traceback.print_exc()
+        report.say(f"FAILED: {type(exc).__name__}: {str(exc).strip()[:300]}")
+        return None
+
+
+def cell(value: float | None, spec: str) -> str:
+    return "failed" if value is None else format(value, spec)
 
 
 def percentiles(values: Sequence[float]) -> tuple[float, float]:
@@ -441,6 +467,9 @@ def main() -> None:
     parser.add_argument("--arrivals", type=int, default=48, help="Requests in arrivals.")
     parser.add_argument("--rate", type=float, default=None, help="Arrivals per second.")
     parser.add_argument("--arrival-batch", type=int, default=32, help="Rows in arrivals.")
+    parser.add_argument(
+        "--no-cuda-graphs", action="store_true", help="The fast engine without CUDA graphs."
+    )
     parser.add_argument("--out", type=Path, default=None, help="Also write the report here.")
     args = parser.parse_args()
     args.batch_sizes = [int(part) for part in args.batches.split(",")]
@@ -451,15 +480,15 @@ def main() -> None:
     eager, description = load(args)
     report.say(description)
     report.say(f"model and vectors ready {report.elapsed()}")
-    eager_rates = {}
+    eager_rates: dict[int, float | None] = {}
     if "equality" in parts:
-        greedy_match(eager, args, report)
+        attempt(report, greedy_match, eager, args, report)
     if "table" in parts:
-        eager_rates = throughput_table(eager, args, report)
+        eager_rates = attempt(report, throughput_table, eager, args, report) or {}
     if "arrivals" in parts:
-        measured = [rate for batch, rate in eager_rates.items() if batch <= 8]
+        measured = [rate for batch, rate in eager_rates.items() if batch <= 8 and rate]
         rate = args.rate or (measured[-1] if measured else 4.0)
-        arrivals(eager, rate, args, report)
+        attempt(report, arrivals, eager, rate, args, report)
     report.say(f"done {report.elapsed()}")
 
 
