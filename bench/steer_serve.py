@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import copy
 import gc
+import importlib.util
 import json
 import random
 import statistics
@@ -265,6 +266,9 @@ def load(args: argparse.Namespace) -> tuple[SteeredGenerator, str]:
             raise SystemExit("give --model MODEL, --random-model 1b|small or --tiny")
         model, tokenizer = load_model(args.model, args.device, args.dtype)
         name = args.model
+    if getattr(tokenizer, "chat_template", None) and importlib.util.find_spec("jinja2") is None:
+        tokenizer.chat_template = None  # chats are rendered as "role: content" lines
+        name += " (no jinja2 here: chats as role: content lines)"
     if args.vectors:
         vectors = TraitVectors.load(Path(args.vectors))
     else:
