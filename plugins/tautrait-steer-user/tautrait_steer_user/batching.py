@@ -62,6 +62,11 @@ class Batcher(Generic[RequestT, ReplyT]):
         self._queue.put((request, future))
         return future
 
+    @property
+    def batches(self) -> int:
+        """Batches generated so far."""
+        return len(self.batch_sizes)
+
     def pending(self) -> int:
         """Requests waiting for a batch."""
         return self._queue.qsize()

@@ -49,6 +49,21 @@ def with_hidden(output: Any, hidden: Any) -> Any:
     return (hidden, *output[1:]) if isinstance(output, tuple) else hidden
 
 
+def cache_keyword(model: Any) -> str:
+    """The name under which ``model.forward`` takes its key/value cache: ``cache`` in
+    recent transformers 5.x (``past_key_values`` is deprecated there), ``past_key_values``
+    before."""
+    import inspect
+
+    parameters = inspect.signature(type(model).forward).parameters
+    return "cache" if "cache" in parameters else "past_key_values"
+
+
+def cache_of(output: Any) -> Any:
+    """The key/value cache a forward pass returned, under either of its names."""
+    return output["cache"] if "cache" in output else output["past_key_values"]
+
+
 def default_layers(count: int) -> tuple[int, int]:
     """The middle third of ``count`` layers (at least one), where steering works best."""
     start = count // 3

@@ -174,6 +174,15 @@ def build(
     help="Port to listen on (0: any free port).",
 )
 @click.option(
+    "--engine",
+    type=click.Choice(["auto", "fast", "eager"]),
+    default="auto",
+    show_default=True,
+    help="fast: static cache, CUDA graphs, requests join and leave the running "
+    "batch (Llama, Mistral, Qwen2); eager: any model, requests that arrive "
+    "together form a batch; auto: fast where the model allows.",
+)
+@click.option(
     "--max-batch",
     type=click.IntRange(min=1),
     default=32,
@@ -181,11 +190,18 @@ def build(
     help="The most requests generated together.",
 )
 @click.option(
+    "--max-context",
+    type=click.IntRange(min=8),
+    default=None,
+    help="Fast engine: tokens per conversation, prompt plus reply (the cache "
+    "holds max-batch of them) [default: 4096, or the model's maximum].",
+)
+@click.option(
     "--batch-wait-ms",
     type=click.FloatRange(min=0),
     default=10.0,
     show_default=True,
-    help="How long a request waits for others to join its batch.",
+    help="How long a request to an idle server waits for others to join it.",
 )
 @level_scales_option
 @click.option(
@@ -198,7 +214,9 @@ def serve(
     vectors_dir: Path,
     host: str,
     port: int,
+    engine: str,
     max_batch: int,
+    max_context: int | None,
     batch_wait_ms: float,
     level_scales: str,
     require_key: bool,
@@ -208,6 +226,7 @@ def serve(
     """Serve steered user turns over HTTP with the hosted steer service's protocol."""
     require_local()
     from tautrait_core import apply_stored_keys
+    from tautrait_steer_user.fast_generation import serving_generator
     from tautrait_steer_user.protocol import API_KEY_ENV
     from tautrait_steer_user.server import SteerServer
 
@@ -217,12 +236,18 @@ def serve(
         api_key = os.environ.get(API_KEY_ENV) or None
         if api_key is None:
             raise click.UsageError(f"--require-key needs the key in {API_KEY_ENV}")
-    generator = _generator(model, vectors_dir, device, dtype, level_scales)
+    reference = _generator(model, vectors_dir, device, dtype, level_scales)
+    generator, eager_because = library_call(
+        serving_generator, reference, engine, max_batch, max_context
+    )
+    if eager_because:
+        click.echo(f"Eager engine: the fast one cannot run this model ({eager_because})")
     server = SteerServer(generator, host, port, max_batch, batch_wait_ms / 1000, api_key)
     served = generator.describe()
     click.echo(
         f"Serving {served['model']} (layers {served['layers']}, vectors "
-        f"{served['vectors'][:12]}) on {server.url}  batches up to {max_batch}"
+        f"{served['vectors'][:12]}) on {server.url}  {served['engine']} engine, "
+        f"up to {max_batch} requests at once"
     )
     click.echo(f"Use it with: tautrait run ... --trait-backend steer --endpoint {server.url}")
     try:

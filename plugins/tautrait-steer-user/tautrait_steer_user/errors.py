@@ -24,3 +24,8 @@ class VectorSetError(TautraitError):
 class ModelLoadError(TautraitError):
     """A model could not be loaded (no such folder, no model in it, not cached nor
     downloadable) or could not be put on the device asked for."""
+
+
+class UnsupportedModelError(TautraitError):
+    """The fast generation path cannot run this model (its architecture, rope scaling or
+    attention window); the eager path still can."""

@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from tautrait_core import TraitMix
-from tautrait_steer_user.causal_lm import encode_prompt, load_model, pad_token_id
+from tautrait_steer_user.causal_lm import (
+    cache_keyword,
+    cache_of,
+    encode_prompt,
+    load_model,
+    pad_token_id,
+)
 from tautrait_steer_user.protocol import SteerRequest
 from tautrait_steer_user.steering import (
     DEFAULT_LEVEL_SCALES,
@@ -31,6 +37,8 @@ class SteerReply:
     text: str
     prompt_tokens: int
     completion_tokens: int
+    tokens: tuple[int, ...] = ()
+    """The generated token ids (end-of-sequence left out)."""
 
 
 class SteeredGenerator:
@@ -62,6 +70,7 @@ class SteeredGenerator:
         self.device = next(model.parameters()).device
         self.pad_id = pad_token_id(tokenizer)
         self.eos_ids = _eos_ids(model, tokenizer)
+        self._cache_keyword = cache_keyword(model)
         self._sampler = torch.Generator(device=self.device).manual_seed(seed)
 
     @classmethod
@@ -90,12 +99,17 @@ class SteeredGenerator:
     def describe(self) -> dict[str, Any]:
         """What is served: model, layer range, traits and the vector set's content hash."""
         return {
+            "engine": "eager",
             "model": self.vectors.model,
             "layers": f"{self.vectors.layers[0]}:{self.vectors.layers[1]}",
             "traits": sorted(self.vectors.vectors),
             "vectors": self.vectors.content_hash(),
             "level_scales": list(self.level_scales),
         }
+
+    def prompt_ids(self, messages: list[dict[str, str]]) -> list[int]:
+        """The token ids of the prompt that has the model write the next turn of ``messages``."""
+        return encode_prompt(self.tokenizer, messages)
 
     def _batch(self, prompts: Sequence[list[int]]) -> tuple[Any, Any, Any]:
         """Left-padded ids, attention mask and position ids."""
@@ -119,7 +133,7 @@ class SteeredGenerator:
         ``{trait: coefficient}`` steering, one mapping per conversation."""
         import torch
 
-        prompts = [encode_prompt(self.tokenizer, messages) for messages in conversations]
+        prompts = [self.prompt_ids(messages) for messages in conversations]
         ids, attention, positions = self._batch(prompts)
         deltas = steering_deltas(self.vectors, coefficients)
         with torch.no_grad(), steered(self.model, self.vectors.layers, deltas):
@@ -138,7 +152,7 @@ class SteeredGenerator:
         """
         import torch
 
-        prompts = [encode_prompt(self.tokenizer, request.messages) for request in requests]
+        prompts = [self.prompt_ids(request.messages) for request in requests]
         ids, attention, positions = self._batch(prompts)
         deltas = steering_deltas(self.vectors, [self.coefficients(r.traits) for r in requests])
         temperatures = torch.tensor([r.temperature for r in requests], device=self.device)
@@ -152,10 +166,10 @@ class SteeredGenerator:
                     input_ids=ids,
                     attention_mask=attention,
                     position_ids=positions,
-                    past_key_values=cache,
                     use_cache=True,
+                    **{self._cache_keyword: cache},
                 )
-                cache = output.past_key_values
+                cache = cache_of(output)
                 chosen = self._choose(output.logits[:, -1, :].float(), temperatures).tolist()
                 for row, token in enumerate(chosen):
                     if done[row]:
@@ -171,14 +185,16 @@ class SteeredGenerator:
                 ids = torch.tensor(next_ids, device=self.device).unsqueeze(1)
                 attention = torch.cat([attention, torch.ones_like(ids)], dim=1)
                 positions = positions[:, -1:] + 1
-        return [
-            SteerReply(
-                text=self.tokenizer.decode(tokens, skip_special_tokens=True).strip(),
-                prompt_tokens=len(prompt),
-                completion_tokens=len(tokens),
-            )
-            for prompt, tokens in zip(prompts, written, strict=True)
-        ]
+        return [self.reply(prompt, tokens) for prompt, tokens in zip(prompts, written, strict=True)]
+
+    def reply(self, prompt: Sequence[int], tokens: Sequence[int]) -> SteerReply:
+        """The reply for the generated ``tokens`` of a turn prompted with ``prompt``."""
+        return SteerReply(
+            text=self.tokenizer.decode(list(tokens), skip_special_tokens=True).strip(),
+            prompt_tokens=len(prompt),
+            completion_tokens=len(tokens),
+            tokens=tuple(tokens),
+        )
 
     def _choose(self, logits: Any, temperatures: Any) -> Any:
         """Greedy for rows at temperature 0, sampled at their temperature otherwise."""

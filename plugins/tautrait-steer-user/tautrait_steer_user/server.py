@@ -3,8 +3,11 @@
 ``POST`` (any path) takes a request of :mod:`tautrait_steer_user.protocol` and answers
 ``{"response": ..., "usage": {...}}``; an invalid body is answered 422 with a ``detail``, a
 missing or wrong ``API-Key`` (when the server has one) 401, a failed generation 500.
-``GET /health`` describes what is served. Requests that arrive together are generated as
-one batch by a single worker thread, so one GPU serves many runners.
+``GET /health`` describes what is served. A single worker thread generates, so one GPU
+serves many runners: with a row engine (the fast path) requests join the running batch at
+the next step and leave it when they stop (continuous batching); with a generator of whole
+batches (the eager path) requests that arrive together form one batch, and later ones wait
+for it to finish (static batching).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
 
 from tautrait_steer_user.batching import Batcher
+from tautrait_steer_user.continuous import ContinuousBatcher, RowEngine
 from tautrait_steer_user.errors import InvalidSteerRequest
 from tautrait_steer_user.generation import SteerReply
 from tautrait_steer_user.protocol import API_KEY_HEADER, SteerRequest, parse_request
@@ -42,11 +46,12 @@ class SteerServer:
     """An HTTP server in front of a :class:`TurnGenerator`.
 
     Args:
-        generator: Generates batches of turns.
+        generator: Generates turns; batched continuously when it is a
+            :class:`~tautrait_steer_user.continuous.RowEngine`, statically otherwise.
         host: Address to listen on (``0.0.0.0`` to serve other machines).
         port: Port (0: any free port; see :attr:`url`).
-        max_batch: The most requests generated together.
-        wait_s: How long a request waits for others to join its batch.
+        max_batch: The most requests in one static batch (a row engine has its own bound).
+        wait_s: How long a request to an idle server waits for others to join its batch.
         api_key: When set, requests must carry it in the ``API-Key`` header.
     """
 
@@ -60,8 +65,10 @@ class SteerServer:
         api_key: str | None = None,
     ) -> None:
         self.generator = generator
-        self.batcher: Batcher[SteerRequest, SteerReply] = Batcher(
-            generator.generate, max_batch, wait_s
+        self.batcher: Batcher[SteerRequest, SteerReply] | ContinuousBatcher = (
+            ContinuousBatcher(generator, wait_s)
+            if isinstance(generator, RowEngine)
+            else Batcher(generator.generate, max_batch, wait_s)
         )
         self._api_key = api_key
         self._httpd = _HTTPServer((host, port), self._handler())
@@ -108,6 +115,8 @@ class SteerServer:
             return 422, {"detail": str(exc)}
         try:
             reply = self.batcher.submit(request).result()
+        except InvalidSteerRequest as exc:  # e.g. longer than the engine's context
+            return 422, {"detail": str(exc)}
         except Exception as exc:
             return 500, {"detail": f"generation failed: {type(exc).__name__}: {exc}"}
         usage = {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens}
@@ -118,6 +127,7 @@ class SteerServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: Any) -> None:
                 return
@@ -125,7 +135,7 @@ class SteerServer:
             def do_GET(self) -> None:
                 if self.path.rstrip("/") == "/health":
                     body = {"status": "ok", **server.generator.describe()}
-                    body["batches"] = len(server.batcher.batch_sizes)
+                    body["batches"] = server.batcher.batches
                     self._send(200, body)
                 else:
                     self._send(404, {"detail": "POST a steer request; GET /health for status"})

@@ -1,13 +1,15 @@
-"""A tiny randomly initialised causal LM and a word-level tokenizer, built in memory.
+"""Randomly initialised Llama models and a word-level tokenizer, built in memory.
 
-For the tests and the CPU run of the serving benchmark: nothing is downloaded. The
-vocabulary is the lower-cased words and punctuation of the contrastive examples plus the
-chats the plugin renders, so every shipped example tokenizes without unknown words.
+For the tests and the serving benchmark (a tiny model on CPU, a Llama-3.2-1B-shaped one on
+a GPU): nothing is downloaded. The vocabulary is the lower-cased words and punctuation of
+the contrastive examples plus the chats the plugin renders, so every shipped example
+tokenizes without unknown words; filler words can pad it to a model's vocabulary size.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from tautrait_steer_user.pairs import load_pairs
@@ -24,8 +26,13 @@ EXTRA_TEXT = (
 )
 
 
-def tiny_tokenizer() -> Any:
-    """A ``PreTrainedTokenizerFast`` over a small word-level vocabulary, with a chat template."""
+def tiny_tokenizer(vocab_size: int | None = None) -> Any:
+    """A ``PreTrainedTokenizerFast`` over a small word-level vocabulary, with a chat template.
+
+    Args:
+        vocab_size: Pad the vocabulary with filler words (``zz1``, ``zz2``, ...) to this
+            size, so that every id of a model this wide decodes.
+    """
     from tokenizers import Tokenizer, decoders, normalizers, pre_tokenizers
     from tokenizers.models import WordLevel
     from transformers import PreTrainedTokenizerFast
@@ -33,7 +40,9 @@ def tiny_tokenizer() -> Any:
     pairs = load_pairs()
     texts = [*pairs.neutral, *(t for turns in pairs.by_trait.values() for t in turns), EXTRA_TEXT]
     words = sorted({word for text in texts for word in re.findall(r"\w+|[^\w\s]", text.lower())})
-    vocab = {token: index for index, token in enumerate([*SPECIAL_TOKENS, *words])}
+    tokens = [*SPECIAL_TOKENS, *words]
+    tokens += [f"zz{index}" for index in range(1, (vocab_size or 0) - len(tokens) + 1)]
+    vocab = {token: index for index, token in enumerate(tokens)}
     backend = Tokenizer(WordLevel(vocab=vocab, unk_token="<unk>"))
     backend.normalizer = normalizers.Lowercase()
     backend.pre_tokenizer = pre_tokenizers.Whitespace()
@@ -50,25 +59,46 @@ def tiny_tokenizer() -> Any:
     return tokenizer
 
 
-def tiny_model(vocab_size: int, seed: int = 0, layers: int = 4, hidden: int = 64) -> Any:
-    """A randomly initialised Llama-architecture model (float32, eval mode)."""
+def random_llama(
+    config: Mapping[str, Any], device: str = "cpu", dtype: str = "float32", seed: int = 0
+) -> Any:
+    """A randomly initialised Llama model (eval mode), created directly on ``device``.
+
+    Args:
+        config: ``LlamaConfig`` fields, as in a model's ``config.json``.
+        device: Where its weights are created and initialised.
+        dtype: ``float32``, ``bfloat16`` or ``float16``.
+        seed: Seed of the initialisation.
+    """
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    config = LlamaConfig(
-        vocab_size=vocab_size,
-        hidden_size=hidden,
-        intermediate_size=2 * hidden,
-        num_hidden_layers=layers,
-        num_attention_heads=4,
-        num_key_value_heads=4,
-        max_position_embeddings=1024,
-        pad_token_id=1,
-        bos_token_id=2,
-        eos_token_id=3,
-    )
     torch.manual_seed(seed)
-    return LlamaForCausalLM(config).eval()
+    default = torch.get_default_dtype()
+    torch.set_default_dtype(getattr(torch, dtype))
+    try:
+        with torch.device(device):
+            model = LlamaForCausalLM(LlamaConfig(**config))
+    finally:
+        torch.set_default_dtype(default)
+    return model.eval()
+
+
+def tiny_model(vocab_size: int, seed: int = 0, layers: int = 4, hidden: int = 64) -> Any:
+    """A randomly initialised Llama-architecture model (float32, eval mode)."""
+    config = {
+        "vocab_size": vocab_size,
+        "hidden_size": hidden,
+        "intermediate_size": 2 * hidden,
+        "num_hidden_layers": layers,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 4,
+        "max_position_embeddings": 1024,
+        "pad_token_id": 1,
+        "bos_token_id": 2,
+        "eos_token_id": 3,
+    }
+    return random_llama(config, seed=seed)
 
 
 def tiny_model_and_tokenizer(seed: int = 0, layers: int = 4, hidden: int = 64) -> tuple[Any, Any]:

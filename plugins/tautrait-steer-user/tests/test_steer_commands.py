@@ -85,3 +85,21 @@ def test_serve_refuses_require_key_without_a_key(built: tuple[Path, dict]) -> No
     out, _ = built
     result = CliRunner().invoke(steer, ["serve", "--vectors", str(out), "--require-key"])
     assert result.exit_code != 0 and "STEER_API_KEY" in result.output
+
+
+@pytest.mark.parametrize(("engine", "shown"), [("auto", "fast engine"), ("eager", "eager engine")])
+def test_serve_runs_the_engine_asked_for(
+    built: tuple[Path, dict], monkeypatch: pytest.MonkeyPatch, engine: str, shown: str
+) -> None:
+    from tautrait_steer_user.server import SteerServer
+
+    def interrupted(server: SteerServer) -> None:
+        assert server.generator.describe()["engine"] == shown.split()[0]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(SteerServer, "serve_forever", interrupted)
+    out, _ = built
+    arguments = ["serve", "--vectors", str(out), "--port", "0", "--device", "cpu"]
+    result = CliRunner().invoke(steer, [*arguments, "--engine", engine, "--max-context", "256"])
+    assert result.exit_code == 0, result.output
+    assert f"{shown}, up to 32 requests at once" in result.output and "stopped" in result.output

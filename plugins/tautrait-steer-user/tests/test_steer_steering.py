@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 from conftest import require_local_extra
 
@@ -126,6 +128,15 @@ def test_generation_in_a_batch_matches_generation_alone(generator: SteeredGenera
     assert [r.completion_tokens for r in together] == [6, 4, 5]
     assert together[1].prompt_tokens < together[0].prompt_tokens
     assert all(reply.text for reply in together)
+
+
+def test_generation_uses_no_deprecated_transformers_api(generator: SteeredGenerator) -> None:
+    request = SteerRequest(TraitMix.parse("impatience=high"), CHAT, temperature=0.0, max_tokens=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        warnings.simplefilter("error", DeprecationWarning)
+        (reply,) = generator.generate([request])
+    assert reply.completion_tokens == 3
 
 
 def test_sampled_generation_keeps_its_limit(generator: SteeredGenerator) -> None:

@@ -1,0 +1,67 @@
+"""The load generator of ``bench/steer_serve.py``, run as its own process, as runners are:
+in the server's process its work would take the interpreter from the server's threads.
+
+Reads a JSON job on standard input and prints a JSON list of seconds:
+
+- ``{"mode": "rounds", "url": URL, "bodies": [...], "rounds": N}``: a warm-up round,
+  then N rounds, each posting every body at once; the seconds of each timed round until
+  its last answer.
+- ``{"mode": "arrivals", "url": URL, "schedule": [[at_s, body], ...]}``: each body posted
+  at its time; the latency of each request, in the schedule's order.
+
+A request answered with anything but 200 ends the job with an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from typing import Any
+
+import httpx
+
+
+async def post(client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> None:
+    answer = await client.post(url, json=body)
+    if answer.status_code != 200:
+        raise SystemExit(f"a request failed with {answer.status_code}: {answer.text[:200]}")
+
+
+async def one_round(url: str, bodies: list[dict[str, Any]]) -> float:
+    """Seconds until every body has been answered (all sent at once)."""
+    limits = httpx.Limits(max_connections=len(bodies))
+    async with httpx.AsyncClient(timeout=600, limits=limits) as client:
+        started = time.perf_counter()
+        await asyncio.gather(*(post(client, url, body) for body in bodies))
+        return time.perf_counter() - started
+
+
+async def arrivals(url: str, schedule: list[tuple[float, dict[str, Any]]]) -> list[float]:
+    """Latency of each request, each sent at its time in ``schedule``."""
+    limits = httpx.Limits(max_connections=len(schedule))
+    async with httpx.AsyncClient(timeout=600, limits=limits) as client:
+        started = time.perf_counter()
+
+        async def one(at: float, body: dict[str, Any]) -> float:
+            await asyncio.sleep(max(0.0, at - (time.perf_counter() - started)))
+            sent = time.perf_counter()
+            await post(client, url, body)
+            return time.perf_counter() - sent
+
+        return await asyncio.gather(*(one(at, body) for at, body in schedule))
+
+
+def main() -> None:
+    job = json.load(sys.stdin)
+    if job["mode"] == "rounds":
+        asyncio.run(one_round(job["url"], job["bodies"]))
+        seconds = [asyncio.run(one_round(job["url"], job["bodies"])) for _ in range(job["rounds"])]
+    else:
+        seconds = asyncio.run(arrivals(job["url"], job["schedule"]))
+    print(json.dumps(seconds))
+
+
+if __name__ == "__main__":
+    main()
