@@ -10,6 +10,12 @@ decoding step has fixed shapes (so it can be captured as a CUDA graph).
 Steering is added exactly where the eager path's hooks add it (:mod:`.steering`): to the
 output of each decoder layer in the vector set's range, at the position that predicts the
 next token (the last prompt token, then each new token), cast to the model's dtype.
+
+A small model's step is as many kernels as it has operations, so the decoder runs fewer:
+each layer's query, key and value projections are one matrix product, and so are the MLP's
+gate and up projections (the model's own weights become views of the joined matrices, so
+nothing is copied), an RMS norm is PyTorch's ``rms_norm`` in float32 as the model computes
+it, and keys are rotated together with queries.
 """
 
 from __future__ import annotations
@@ -36,6 +42,9 @@ def unsupported_reason(model: Any, max_len: int) -> str | None:
         return f"{type(model).__name__} does not have the usual Llama module layout"
     if any(hasattr(layer.self_attn, "q_norm") for layer in body.layers):
         return "attention with query/key norms is not supported"
+    norms = [body.norm, *(n for layer in body.layers for n in _norms(layer))]
+    if not all(hasattr(norm, "variance_epsilon") for norm in norms):
+        return "its normalisation layers are not RMS norms of the Llama kind"
     rope_type = getattr(body.rotary_emb, "rope_type", None)
     if rope_type not in POSITION_FREE_ROPE:
         return f"rope type {rope_type!r} is not supported (only {', '.join(POSITION_FREE_ROPE)})"
@@ -43,6 +52,38 @@ def unsupported_reason(model: Any, max_len: int) -> str | None:
     if window is not None and window < max_len:
         return f"a sliding attention window of {window} tokens is shorter than {max_len}"
     return None
+
+
+def _norms(layer: Any) -> tuple[Any, Any]:
+    return layer.input_layernorm, layer.post_attention_layernorm
+
+
+def _joined(modules: list[Any]) -> tuple[Any, Any]:
+    """The weights (and biases) of linear ``modules`` with the same input, joined along the
+    output; each module's own weight becomes a view of the joined one."""
+    import torch
+
+    with torch.no_grad():
+        weight = torch.cat([module.weight for module in modules])
+        biases = [module.bias for module in modules]
+        bias = None if any(b is None for b in biases) else torch.cat(biases)
+        start = 0
+        for module in modules:
+            rows = module.weight.shape[0]
+            module.weight.data = weight[start : start + rows]
+            if bias is not None:
+                module.bias.data = bias[start : start + rows]
+            start += rows
+    return weight, bias
+
+
+def _rms_norm(norm: Any, hidden: Any) -> Any:
+    """``norm`` (a Llama-family RMS norm) of ``hidden``: computed in float32, cast back,
+    scaled by the weight, as the model's own module does, in fewer kernels."""
+    from torch.nn.functional import rms_norm
+
+    scaled = rms_norm(hidden.float(), (hidden.shape[-1],), eps=norm.variance_epsilon)
+    return norm.weight * scaled.to(hidden.dtype)
 
 
 def _rotate(x: Any, cos: Any, sin: Any) -> Any:
@@ -85,6 +126,11 @@ class StaticCacheDecoder:
         self.kv_heads = config.num_key_value_heads
         self.head_dim = getattr(config, "head_dim", None) or config.hidden_size // self.heads
         self.scaling = getattr(self.layers[0].self_attn, "scaling", self.head_dim**-0.5)
+        self.qkv = [
+            _joined([layer.self_attn.q_proj, layer.self_attn.k_proj, layer.self_attn.v_proj])
+            for layer in self.layers
+        ]
+        self.gate_up = [_joined([layer.mlp.gate_proj, layer.mlp.up_proj]) for layer in self.layers]
         self.steered = range(*steered_layers)
         weight = next(model.parameters())
         self.dtype, self.device = weight.dtype, weight.device
@@ -143,7 +189,7 @@ class StaticCacheDecoder:
         self.values[:, targets, :, :length] = self.values[:, sources, :, :length]
 
     def _logits(self, hidden: Any) -> Any:
-        return self.lm_head(self.norm(hidden)).float()
+        return self.lm_head(_rms_norm(self.norm, hidden)).float()
 
     def _run(
         self, tokens: Any, positions: Any, rows: slice, deltas: Any, steer_at: Any, attend: Any
@@ -151,32 +197,33 @@ class StaticCacheDecoder:
         """The decoder layers over ``tokens`` (``steer_at``: 1 where to steer, ``None``:
         everywhere), writing their keys and values to the cache; the last hidden states."""
         import torch
+        from torch.nn.functional import linear
 
         batch, width = tokens.shape
         hidden = self.embed(tokens)
         cos, sin = self.rotary(hidden, positions)
-        cos, sin = cos[:, None], sin[:, None]
+        cos, sin = cos[:, :, None], sin[:, :, None]
         slot = torch.arange(batch, device=self.device)[:, None]
+        rotated = self.heads + self.kv_heads
         for index, layer in enumerate(self.layers):
             attention = layer.self_attn
-            normed = layer.input_layernorm(hidden)
-            query = _rotate(self._split(attention.q_proj(normed), self.heads), cos, sin)
-            key = _rotate(self._split(attention.k_proj(normed), self.kv_heads), cos, sin)
-            value = self._split(attention.v_proj(normed), self.kv_heads)
+            normed = _rms_norm(layer.input_layernorm, hidden)
+            heads = linear(normed, *self.qkv[index]).view(batch, width, -1, self.head_dim)
+            turned = _rotate(heads[:, :, :rotated], cos, sin)
+            query = turned[:, :, : self.heads].transpose(1, 2)
+            key = turned[:, :, self.heads :].transpose(1, 2)
+            value = heads[:, :, rotated:].transpose(1, 2)
             self.keys[index, rows][slot, :, positions] = key.transpose(1, 2)
             self.values[index, rows][slot, :, positions] = value.transpose(1, 2)
             mixed = attend(query, key, value, index).transpose(1, 2).reshape(batch, width, -1)
             hidden = hidden + attention.o_proj(mixed)
-            hidden = hidden + layer.mlp(layer.post_attention_layernorm(hidden))
+            normed = _rms_norm(layer.post_attention_layernorm, hidden)
+            gate, up = linear(normed, *self.gate_up[index]).chunk(2, dim=-1)
+            hidden = hidden + layer.mlp.down_proj(layer.mlp.act_fn(gate) * up)
             if index in self.steered:
                 shift = deltas[index - self.steered.start][:, None, :]
                 hidden = hidden + (shift if steer_at is None else shift * steer_at)
         return hidden
-
-    def _split(self, projected: Any, heads: int) -> Any:
-        """``(batch, width, heads * head_dim)`` as ``(batch, heads, width, head_dim)``."""
-        batch, width, _ = projected.shape
-        return projected.view(batch, width, heads, self.head_dim).transpose(1, 2)
 
     def _attend_causal(self, query: Any, key: Any, value: Any, index: int) -> Any:
         """Prompt attention: each position over the prompt up to itself."""
