@@ -2,7 +2,8 @@
 
 This module is the public API: everything a plugin (a domain, an agent, a user simulator, a
 trait backend or a command) imports comes from here, and nothing else in the package is
-promised to stay where it is. Tests of plugins also use :mod:`tautrait_core.testing`.
+promised to stay where it is. Tests of plugins also use :mod:`tautrait_core.testing`, and
+plugins that run τ²-bench's own domains :mod:`tautrait_core.tau2`.
 
 Names load on first use, so importing the package (and starting the CLI) stays fast.
 """

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 import tautrait_core
+import tautrait_core.tau2
 import tautrait_core.testing
 
 REPO = Path(__file__).resolve().parents[1]
 CORE = REPO / "tautrait_core"
-PUBLIC_MODULES = {"tautrait_core", "tautrait_core.testing"}
+PUBLIC_MODULES = {"tautrait_core", "tautrait_core.tau2", "tautrait_core.testing"}
 MAX_MODULE_LINES = 400
 IMPORT_LINE = re.compile(
     r"^\s*(?:from\s+(tautrait_core[\w.]*)\s+import|import\s+(tautrait_core[\w.]*))", re.M
@@ -61,7 +62,7 @@ def test_the_plugin_source_walk_sees_every_plugin() -> None:
     assert "tautrait-steer-user" in walked
 
 
-@pytest.mark.parametrize("package", [tautrait_core, tautrait_core.testing])
+@pytest.mark.parametrize("package", [tautrait_core, tautrait_core.tau2, tautrait_core.testing])
 def test_every_public_name_is_listed_and_resolves(package) -> None:  # type: ignore[no-untyped-def]
     exports = set(package._EXPORTS)
     listed = set(package.__all__)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import tau2_address
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import compact_items, expand_items
 from tautrait_retail.tau2.orders import (
@@ -14,7 +15,6 @@ from tautrait_retail.tau2.orders import (
     retail_tool,
     swap_price,
 )
-from tautrait_retail.tau2.records import address
 from tautrait_retail.tools.orders import (
     add_balance,
     address_record,
@@ -71,7 +71,7 @@ def modify_pending_order_address(
         zip: The zip code, e.g. '12345'.
     """
     order = order_in_status(db, order_id, "pending", MODIFY_REFUSAL, loosely=True)
-    order.address = address(address_record(address1, address2, city, state, country, zip))
+    order.address = tau2_address(address_record(address1, address2, city, state, country, zip))
     return order_answer(db, order)
 
 
