@@ -31,6 +31,7 @@ def tau2_address(record: Mapping[str, Any]) -> dict[str, Any]:
 def tau2_payment_methods(
     methods: Mapping[str, Mapping[str, Any]],
     fields: Mapping[str, tuple[str, ...]],
+    *,
     money: str,
 ) -> dict[str, dict[str, Any]]:
     """A user's saved payment methods (id -> method) as τ²'s models of their kinds dump

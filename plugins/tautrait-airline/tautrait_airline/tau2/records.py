@@ -34,7 +34,9 @@ def user_record(user: Any) -> dict[str, Any]:
     return {
         **tau2_user_identity(user),
         "dob": user.dob,
-        "payment_methods": tau2_payment_methods(user.payment_methods, PAYMENT_FIELDS, "amount"),
+        "payment_methods": tau2_payment_methods(
+            user.payment_methods, PAYMENT_FIELDS, money="amount"
+        ),
         "saved_passengers": [
             {key: p[key] for key in PASSENGER_FIELDS} for p in user.saved_passengers
         ],

@@ -54,7 +54,9 @@ def user_record(user: Any) -> dict[str, Any]:
     """τ²'s ``User`` dump of a user row."""
     return {
         **tau2_user_identity(user),
-        "payment_methods": tau2_payment_methods(user.payment_methods, PAYMENT_FIELDS, "balance"),
+        "payment_methods": tau2_payment_methods(
+            user.payment_methods, PAYMENT_FIELDS, money="balance"
+        ),
         "orders": list(user.orders),
     }
 
