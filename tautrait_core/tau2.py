@@ -4,6 +4,11 @@ database hash and deep merge, tool output serialised as τ² serialises it, wher
 data lives, and a domain built on an imported τ² checkout. Plugin authors import these from
 here; everything else comes from :mod:`tautrait_core`.
 
+Records of τ²'s retail and airline databases, which keep τ-bench's records:
+:func:`tau2_records_without_key` reads a table of τ²'s ``db.json`` into τ-bench's shape;
+:func:`tau2_address`, :func:`tau2_payment_methods` and :func:`tau2_user_identity` dump
+records as τ²'s models do (``TAU2_ADDRESS_FIELDS`` is the address field order).
+
 Names load on first use.
 """
 
@@ -19,6 +24,13 @@ if TYPE_CHECKING:
     )
     from tautrait_core.compat.tau2.merge import (
         tau2_deep_merge as tau2_deep_merge,
+    )
+    from tautrait_core.compat.tau2.records import (
+        TAU2_ADDRESS_FIELDS as TAU2_ADDRESS_FIELDS,
+        tau2_address as tau2_address,
+        tau2_payment_methods as tau2_payment_methods,
+        tau2_records_without_key as tau2_records_without_key,
+        tau2_user_identity as tau2_user_identity,
     )
     from tautrait_core.compat.tau2.serialise import (
         tau2_json as tau2_json,

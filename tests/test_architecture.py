@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import tautrait_core
+import tautrait_core.tau2
 import tautrait_core.testing
 
 REPO = Path(__file__).resolve().parents[1]

@@ -194,6 +194,7 @@ def test_tau2_checkout_adds_its_task_sets_with_its_files_as_baseline(
 ) -> None:
     from tautrait_core.testing import build_tau2_checkout
 
+    pytest.importorskip("tautrait_telecom.tau2.domain")
     checkout = build_tau2_checkout(tau2_reference, tmp_path / "tau2-bench", ["telecom"])
     folder = checkout / "data" / "tau2" / "domains" / "telecom"
     for path in folder.glob("tasks*.json"):

@@ -1,27 +1,62 @@
-"""What starting the command line imports, with every bundled plugin installed.
+"""What starting the command line imports, with every installed plugin loaded.
 
 Start-up time is measured by ``bench/startup.py``; these tests hold what keeps it short:
 listing commands and help never import the model client, the database layer, the
-template engine or a domain, and a command imports only its own module.
+template engine or a domain, and a command imports only its own module. Each start sees
+the tests' own plugin (``tests/plugins/toy_parts.py``: a domain, a run option, a command)
+beside whatever plugins are installed, so the tests need none of the bundled ones.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import os
 import subprocess
 import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
 
 from tautrait_core.cli import cli
 from tautrait_core.cli.root import COMMAND_MODULES
+from tests.distributions import make_distribution, tautrait_env
 
 HEAVY = ("litellm", "sqlalchemy", "sqlmodel", "pydantic", "jinja2", "torch", "httpx")
 """Modules that no listing command or help needs."""
 
+BUNDLED_DOMAINS = {
+    "airline": ["airline"],
+    "retail": ["retail"],
+    "telecom": ["telecom", "tau2-telecom", "tau2-telecom-workflow"],
+    "telehealth": ["telehealth"],
+    "tau2-airline": ["tau2-airline"],
+    "tau2-retail": ["tau2-retail"],
+    "tau2-mock": ["tau2-mock"],
+}
+"""What each entry point of the bundled domain plugins registers."""
+BUNDLED = {
+    "tautrait-airline",
+    "tautrait-mock",
+    "tautrait-retail",
+    "tautrait-steer-user",
+    "tautrait-telecom",
+    "tautrait-telehealth",
+}
+INSTALLED = {distribution.metadata["Name"] for distribution in metadata.distributions()}
 
-def imported_by(*arguments: str) -> tuple[set[str], str]:
-    """The modules a ``tautrait`` process had imported when it exited, and its stdout."""
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A site folder where the tests' own plugin is installed (entry point ``toyparts``)."""
+    path = tmp_path_factory.mktemp("site")
+    make_distribution(path, "tautrait-toyparts", "toyparts", None, target="tests.plugins.toy_parts")
+    return path
+
+
+def imported_by(site: Path, *arguments: str) -> tuple[set[str], str]:
+    """The modules a ``tautrait`` process that sees ``site`` had imported when it exited,
+    and its stdout."""
     probe = (
         "import json, sys\n"
         "from tautrait_core.cli import main\n"
@@ -29,9 +64,8 @@ def imported_by(*arguments: str) -> tuple[set[str], str]:
         "except SystemExit:\n    pass\n"
         "print('\\nMODULES ' + json.dumps(sorted(sys.modules)))\n"
     )
-    environment = {k: v for k, v in os.environ.items() if k != "TAUTRAIT_LOAD_PLUGINS"}
     done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, env=environment
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=tautrait_env(site)
     )
     output, _, modules = done.stdout.rpartition("\nMODULES ")
     assert modules, done.stdout + done.stderr
@@ -42,39 +76,44 @@ def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
     return sorted(name for name in names if name in modules)
 
 
-def test_help_imports_nothing_heavy_and_lists_every_command() -> None:
-    modules, output = imported_by("--help")
+def test_help_imports_nothing_heavy_and_lists_every_command(site: Path) -> None:
+    modules, output = imported_by(site, "--help")
     assert loaded(modules, (*HEAVY, "rich")) == []
-    for command in [*COMMAND_MODULES, "steer"]:
+    for command in [*COMMAND_MODULES, "toy-hello"]:
         assert f"\n  {command} " in output, command
 
 
-def test_plugins_lists_every_domain_without_building_one() -> None:
-    modules, output = imported_by("plugins", "--json")
+def test_plugins_lists_every_domain_without_building_one(site: Path) -> None:
+    modules, output = imported_by(site, "plugins", "--json")
     assert loaded(modules, HEAVY) == []
     listing = {plugin["name"]: plugin["registers"] for plugin in json.loads(output)}
-    registered = {
-        "airline": ["airline"],
-        "retail": ["retail"],
-        "telecom": ["telecom", "tau2-telecom", "tau2-telecom-workflow"],
-        "telehealth": ["telehealth"],
-        "tau2-airline": ["tau2-airline"],
-        "tau2-retail": ["tau2-retail"],
-        "tau2-mock": ["tau2-mock"],
-    }
-    for plugin, domains in registered.items():
-        assert listing[plugin] == {"domain": domains}
-    built = [
-        name for name in modules if name.endswith(".domain") and name != "tautrait_core.domain"
-    ]
-    assert built == []
+    assert listing["toyparts"]["domain"] == ["toylib"]
+    built = {name for name in modules if name.endswith(".domain")} - {"tautrait_core.domain"}
+    assert built == set()
+    assert "tests.plugins.toy_library" not in modules
     assert "oracle" in listing["tautrait_core.builtin.agents"]["agent"]
+
+
+@pytest.mark.skipif(
+    not BUNDLED <= INSTALLED,
+    reason=f"about the bundled plugins; not installed: {sorted(BUNDLED - INSTALLED)}",
+)
+def test_the_bundled_plugins_register_their_parts_without_loading_them(site: Path) -> None:
+    modules, output = imported_by(site, "plugins", "--json")
+    listing = {plugin["name"]: plugin["registers"] for plugin in json.loads(output)}
+    for plugin, domains in BUNDLED_DOMAINS.items():
+        assert listing[plugin] == {"domain": domains}
     assert listing["steer"]["trait_backend"] == ["steer"]
+    assert "tautrait_steer_user.backend" not in modules
+    _, output = imported_by(site, "--help")
+    assert "\n  steer " in output
+    _, output = imported_by(site, "run", "--help")
+    assert "--steer-endpoint" in output
 
 
-def test_a_command_imports_only_its_own_module() -> None:
-    modules, output = imported_by("run", "--help")
-    assert "--steer-endpoint" in output  # plugin options are still there
+def test_a_command_imports_only_its_own_module(site: Path) -> None:
+    modules, output = imported_by(site, "run", "--help")
+    assert "--loan-desk" in output  # plugin options are still there
     assert loaded(modules, HEAVY) == []
     command_modules = {module for module in COMMAND_MODULES.values() if module in modules}
     assert command_modules == {"tautrait_core.cli.run"}

@@ -160,8 +160,8 @@ def test_full_disk_is_a_clear_error_and_corrupts_nothing(
     configure = results._configure_connection
     limit = {"pages": 0}
 
-    def capped(dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
-        configure(dbapi_connection, record)
+    def capped(path, dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
+        configure(path, dbapi_connection, record)
         if limit["pages"]:
             dbapi_connection.execute(f"PRAGMA max_page_count = {limit['pages']}")
 

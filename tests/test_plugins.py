@@ -13,7 +13,7 @@ from tautrait_core import Agent
 from tautrait_core.errors import PluginError, UnknownNameError
 from tautrait_core.hookmarkers import hookimpl
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
-from tests.distributions import make_distribution, run_tautrait
+from tests.distributions import make_distribution, run_tautrait, toy_site
 
 AGENT_PLUGIN = """
 from tautrait_core import Agent, hookimpl
@@ -94,10 +94,11 @@ def test_duplicate_names_fail_only_the_commands_that_use_them(site: Path) -> Non
         "tautrait_two",
         AGENT_PLUGIN.format(agent="same", command="two", dist="two"),
     )
+    toy_site(site)
     listing = tautrait(site, "plugins")
     assert listing.returncode == 0, listing.stderr
     assert tautrait(site, "one").stdout.strip() == "hello from one"
-    result = tautrait(site, "run", "--domain", "retail", "--agent", "same", "--user", "scripted")
+    result = tautrait(site, "run", "--domain", "toylib", "--agent", "same", "--user", "scripted")
     assert result.returncode != 0
     assert "agent 'same' is registered twice" in result.stderr
     assert "tautrait-one 1.2.0" in result.stderr and "tautrait-two 1.2.0" in result.stderr
@@ -124,12 +125,13 @@ def register_user_simulators(register):
 def test_plugin_reusing_a_core_name_breaks_only_that_name_and_names_the_plugin(
     site: Path,
 ) -> None:
+    toy_site(site)
     make_distribution(site, "tautrait-impostor", "tautrait_impostor", CLASHING_USER_PLUGIN)
     listing = tautrait(site, "plugins", "--json")
     assert listing.returncode == 0, listing.stderr
-    tasks = tautrait(site, "tasks", "--domain", "retail", "--json")
+    tasks = tautrait(site, "tasks", "--domain", "toylib", "--json")
     assert tasks.returncode == 0, tasks.stderr
-    result = tautrait(site, "run", "--domain", "retail", "--agent", "oracle", "--user", "llm")
+    result = tautrait(site, "run", "--domain", "toylib", "--agent", "oracle", "--user", "llm")
     assert result.returncode != 0
     assert "user 'llm' is registered twice" in result.stderr
     assert "pip uninstall tautrait-impostor" in result.stderr
@@ -154,6 +156,7 @@ def register_agents(register):
 def test_plugin_whose_hook_raises_is_reported_once_and_others_keep_working(
     site: Path,
 ) -> None:
+    toy_site(site)
     (site / "tautrait_broken_domain.py").write_text("def build(:\n    pass\n")
     make_distribution(site, "tautrait-brokenhook", "tautrait_brokenhook", BROKEN_HOOK_PLUGIN)
     make_distribution(
@@ -173,7 +176,7 @@ def test_plugin_whose_hook_raises_is_reported_once_and_others_keep_working(
     assert "RuntimeError: agents exploded" in result.stderr
     listing = json.loads(result.stdout)
     assert plugin_named(listing, "tautrait_echo")["registers"]["agent"] == ["echo"]
-    assert "retail" in plugin_named(listing, "retail")["registers"]["domain"]
+    assert plugin_named(listing, "toylib")["registers"]["domain"] == ["toylib"]
     assert tautrait(site, "hello").stdout.strip() == "hello from echo"
 
 

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -161,5 +162,9 @@ def test_a_store_write_on_a_locked_results_db_is_a_storage_error(locked_results_
     path, run_id = locked_results_db
     store = ResultStore(path)
     assert store.get_run(run_id).status == "finished"  # reading is not blocked
-    with pytest.raises(StorageError, match="is locked by another program"):
+    started = time.monotonic()
+    with pytest.raises(StorageError, match="is locked by another program") as error:
         store.set_status(run_id, "interrupted")
+    waited = time.monotonic() - started
+    stated = float(re.search(r"waited ([\d.]+) s", str(error.value)).group(1))  # type: ignore[union-attr]
+    assert 0.5 <= stated <= round(waited, 1)

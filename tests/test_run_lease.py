@@ -10,6 +10,7 @@ import signal
 import socket
 import sqlite3
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,8 +18,10 @@ from typing import Any
 
 import pytest
 
+from tautrait_core.errors import StorageError
 from tautrait_core.scripted.scripts import GoldScript
 from tautrait_core.scripted.server import ScriptedModelServer
+from tautrait_core.store import database_file
 from tautrait_core.store.results import ResultStore
 from tautrait_core.types.result import EpisodeResult, Outcome, Termination
 from tests.distributions import run_tautrait, tautrait_command, tautrait_env, toy_site
@@ -179,3 +182,53 @@ def test_an_error_never_replaces_a_scored_episode(tmp_path: Path) -> None:
     assert [e.outcome for e in store.episodes(run_id)] == [Outcome.PASS]
     store.save_episode(run_id, episode(Outcome.FAIL, 0.0))  # a scored re-run still replaces
     assert [e.outcome for e in store.episodes(run_id)] == [Outcome.FAIL]
+
+
+@pytest.fixture
+def writer_on_a_new_database(tmp_path: Path) -> Iterator[tuple[Path, threading.Event]]:
+    """A new database file whose write lock another connection holds (as a second process
+    creating it holds it), until the test sets the event it is given."""
+    path = tmp_path / "new.db"
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    release = threading.Event()
+
+    def finish() -> None:
+        release.wait(timeout=30)
+        writer.execute("ROLLBACK")
+        writer.close()
+
+    finisher = threading.Thread(target=finish)
+    finisher.start()
+    try:
+        yield path, release
+    finally:
+        release.set()
+        finisher.join()
+
+
+def test_a_new_database_waits_for_a_writer_before_it_switches_to_wal(
+    writer_on_a_new_database: tuple[Path, threading.Event],
+) -> None:
+    # Switching a new file to WAL upgrades a read lock to the write lock, which SQLite
+    # refuses at once (no busy wait) while another connection holds the write lock.
+    path, release = writer_on_a_new_database
+    threading.Timer(0.3, release.set).start()
+    started = time.monotonic()
+    ResultStore(path)
+    assert time.monotonic() - started >= 0.3
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        names = {row[0] for row in connection.execute("SELECT name FROM _migrations")}
+    assert "m001_initial" in names
+
+
+def test_a_writer_that_keeps_a_new_database_is_reported_with_the_time_waited(
+    writer_on_a_new_database: tuple[Path, threading.Event], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, _release = writer_on_a_new_database
+    monkeypatch.setattr(database_file, "BUSY_TIMEOUT_S", 0.5)
+    started = time.monotonic()
+    with pytest.raises(StorageError, match=r"is locked by another program \(waited 0\.[5-9] s"):
+        ResultStore(path)
+    assert time.monotonic() - started >= 0.5

@@ -5,12 +5,14 @@ database says.
 :class:`~tautrait_core.store.results.ResultStore`), so a damaged file or another program's
 database is reported in one line and never written to; a database that another program keeps
 locked for longer than :data:`BUSY_TIMEOUT_S` is a :class:`~tautrait_core.errors.StorageError`
-(:func:`locked_error`), never a driver traceback.
+(:func:`locked_error`), never a driver traceback. :func:`switch_to_wal` puts a new database in
+WAL mode, waiting for other connections as every other lock does.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 from tautrait_core.errors import StorageError
@@ -18,6 +20,8 @@ from tautrait_core.errors import StorageError
 BUSY_TIMEOUT_S = 30.0
 """How long an operation waits for a database that another connection has locked (read at
 each connection, so a test may lower it)."""
+WAL_RETRY_S = 0.01
+"""How long :func:`switch_to_wal` sleeps before it tries again."""
 
 _NOT_OURS_FIX = "pass another file with --results-db, or move this one away"
 
@@ -51,13 +55,14 @@ def check_results_database(path: Path | str, *, must_exist: bool = False) -> Non
     wal = Path(f"{path}-wal")
     settled = _wal_is_empty(wal)  # page_count below is then the file's own header's
     connection = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
+    started = time.monotonic()
     try:
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
         (page_size,) = connection.execute("PRAGMA page_size").fetchone()
         (pages,) = connection.execute("PRAGMA page_count").fetchone()
     except sqlite3.DatabaseError as exc:
         if is_locked(exc):
-            raise locked_error(path) from exc
+            raise locked_error(path, time.monotonic() - started) from exc
         code = getattr(exc, "sqlite_errorcode", None)
         reason = "not SQLite" if code == sqlite3.SQLITE_NOTADB else str(exc)
         raise StorageError(
@@ -97,10 +102,38 @@ def is_locked(exc: BaseException) -> bool:
     return "database is locked" in str(exc)
 
 
-def locked_error(path: Path | str) -> StorageError:
-    """The error for a results database that another program keeps locked."""
+def locked_error(path: Path | str, waited_s: float) -> StorageError:
+    """The error for a results database that another program kept locked for the
+    ``waited_s`` seconds this process waited."""
     return StorageError(
-        f"{path} is locked by another program (waited {BUSY_TIMEOUT_S:g} s for it); close "
+        f"{path} is locked by another program (waited {waited_s:.1f} s for it); close "
         "what holds it (a database browser, a script, another tautrait process writing "
         "to it) and try again, or pass another file with --results-db"
     )
+
+
+def switch_to_wal(connection: sqlite3.Connection, path: Path | str) -> None:
+    """Put the database of ``connection`` in WAL mode (a no-op for one that is: SQLite keeps
+    the mode in the file), waiting up to :data:`BUSY_TIMEOUT_S` for other connections.
+
+    Switching a new database takes a read lock and then upgrades it to the write lock; while
+    another connection holds the write lock (another process creating the same database)
+    SQLite refuses the upgrade at once, without waiting the busy timeout, to rule out a
+    deadlock. The switch holds no lock between tries, so it is tried again until it is done.
+
+    Raises:
+        StorageError: the database stayed locked for :data:`BUSY_TIMEOUT_S`
+            (:func:`locked_error`).
+    """
+    started = time.monotonic()
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            waited = time.monotonic() - started
+            if not is_locked(exc):
+                raise
+            if waited >= BUSY_TIMEOUT_S:
+                raise locked_error(path, waited) from exc
+        time.sleep(WAL_RETRY_S)

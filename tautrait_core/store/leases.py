@@ -81,11 +81,13 @@ class RunLease:
         key = (self.database, self.run_id)
         connection = self._connect()
         try:
+            started = time.monotonic()
             try:
                 connection.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 if database_file.is_locked(exc):
-                    raise database_file.locked_error(self.database) from exc
+                    waited = time.monotonic() - started
+                    raise database_file.locked_error(self.database, waited) from exc
                 raise
             row = connection.execute(
                 "SELECT pid, host, acquired_at, expires_at FROM run_leases WHERE run_id = ?",

@@ -7,8 +7,10 @@ nothing it finished, and ``--resume`` skips what is stored. Episodes whose outco
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +20,12 @@ from sqlmodel import Session, create_engine, select
 from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import RunNotFoundError
 from tautrait_core.store import database_file
-from tautrait_core.store.database_file import check_results_database, is_locked, locked_error
+from tautrait_core.store.database_file import (
+    check_results_database,
+    is_locked,
+    locked_error,
+    switch_to_wal,
+)
 from tautrait_core.store.leases import STALE_STATUS, RunLease, is_live
 from tautrait_core.store.migrations import apply_migrations
 from tautrait_core.store.rows import episode_record, now, run_record
@@ -34,7 +41,7 @@ from tautrait_core.store.tables import (
 from tautrait_core.types.result import EpisodeResult, Outcome
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import ExceptionContext
+    from sqlalchemy.engine import Connection, ExceptionContext
 
 
 class ResultStore:
@@ -54,7 +61,8 @@ class ResultStore:
         self.engine = create_engine(
             f"sqlite:///{self.path}", connect_args={"timeout": database_file.BUSY_TIMEOUT_S}
         )
-        event.listen(self.engine, "connect", _configure_connection)
+        event.listen(self.engine, "connect", partial(_configure_connection, self.path))
+        event.listen(self.engine, "before_cursor_execute", _note_statement_start)
         event.listen(self.engine, "handle_error", _report_locked)
         with Session(self.engine) as session:
             apply_migrations(session)
@@ -342,17 +350,31 @@ def _replace_record(
     session.add(record)
 
 
+_STATEMENT_START = "tautrait_statement_start"
+"""The key of a connection's ``info`` that holds when its latest statement started."""
+
+
+def _note_statement_start(connection: Connection, *_statement: Any) -> None:
+    """Note when a statement starts (a SQLAlchemy ``before_cursor_execute`` hook), so that
+    a locked database is reported with the time waited for it."""
+    connection.info[_STATEMENT_START] = time.monotonic()
+
+
 def _report_locked(context: ExceptionContext) -> None:
-    """Raise a locked database as a one-line :class:`StorageError` (a SQLAlchemy
-    ``handle_error`` hook; other errors pass through unchanged)."""
-    if is_locked(context.original_exception):
+    """Raise a locked database as a one-line :class:`StorageError` naming the time the
+    statement waited (a SQLAlchemy ``handle_error`` hook; other errors pass through
+    unchanged). A lock met while connecting is reported by :func:`switch_to_wal`."""
+    if context.connection is not None and is_locked(context.original_exception):
         database = context.engine.url.database if context.engine is not None else None
-        raise locked_error(database or "the results database") from context.original_exception
+        waited = time.monotonic() - context.connection.info[_STATEMENT_START]
+        raise locked_error(database or "the results database", waited) from (
+            context.original_exception
+        )
 
 
-def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
+def _configure_connection(path: Path, dbapi_connection: Any, _record: Any) -> None:
+    switch_to_wal(dbapi_connection, path)
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()

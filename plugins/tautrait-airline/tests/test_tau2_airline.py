@@ -4,8 +4,10 @@ call's output byte-identical, the database hashes before and after equal to τ²
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tautrait_airline.tau2.domain import build_domain
@@ -15,6 +17,23 @@ from tautrait_core import resolve_task_set, template_for
 from tautrait_core.testing import golden_records, run_side_call, tau2_schema_differences
 
 FRESH_AIRLINE_HASH = "92e570481b8ccad546dcf1983280dffbe42ab2f9bfd85fb6ce35d670e8b2c188"
+
+
+def booking(date: str, travellers: int = 1) -> dict[str, Any]:
+    """The arguments of a business-class booking of HAT271 (ORD to PHL) on ``date``."""
+    return {
+        "user_id": "sophia_silva_7557",
+        "origin": "ORD",
+        "destination": "PHL",
+        "flight_type": "one_way",
+        "cabin": "business",
+        "flights": [{"flight_number": "HAT271", "date": date}],
+        "passengers": [{"first_name": "S", "last_name": "S", "dob": "1957-10-05"}] * travellers,
+        "payment_methods": [{"payment_id": "credit_card_4196779", "amount": 338}],
+        "total_baggages": 0,
+        "nonfree_baggages": 0,
+        "insurance": "no",
+    }
 
 
 @pytest.fixture
@@ -55,23 +74,7 @@ def test_booking_takes_seats_and_errors_are_tau2s(airline) -> None:
             {"origin": "ORD", "destination": "PHL", "date": "2024-05-26"},
         )
         assert '"HAT271"' in before and '"date": null' in before
-        booked = domain.run_tool(
-            db,
-            "book_reservation",
-            {
-                "user_id": "sophia_silva_7557",
-                "origin": "ORD",
-                "destination": "PHL",
-                "flight_type": "one_way",
-                "cabin": "business",
-                "flights": [{"flight_number": "HAT271", "date": "2024-05-26"}],
-                "passengers": [{"first_name": "S", "last_name": "S", "dob": "1957-10-05"}],
-                "payment_methods": [{"payment_id": "credit_card_4196779", "amount": 338}],
-                "total_baggages": 0,
-                "nonfree_baggages": 0,
-                "insurance": "no",
-            },
-        )
+        booked = domain.run_tool(db, "book_reservation", booking("2024-05-26"))
         assert booked.startswith('{"reservation_id": "HATHAT"'), booked
         after = domain.run_tool(
             db,
@@ -86,6 +89,27 @@ def test_booking_takes_seats_and_errors_are_tau2s(airline) -> None:
             db, "get_flight_status", {"flight_number": "HAT001", "date": "x"}
         ) == ("Error: Flight HAT001 not found on date x")
         assert "think" not in domain.tools_by_name
+
+
+def test_a_flight_date_that_cannot_be_booked_is_refused_with_tau2s_text(airline) -> None:
+    domain, _, template = airline
+
+    def book(date: str, travellers: int) -> str:
+        return domain.run_tool(db, "book_reservation", booking(date, travellers))
+
+    with template.new_episode() as db:
+        status = {"flight_number": "HAT271", "date": "2024-05-10"}
+        assert domain.run_tool(db, "get_flight_status", status) == "landed"
+        assert book("2024-05-10", 1) == "Error: Flight HAT271 not available on date 2024-05-10"
+        found = domain.run_tool(
+            db,
+            "search_direct_flight",
+            {"origin": "ORD", "destination": "PHL", "date": "2024-05-26"},
+        )
+        (flight,) = [f for f in json.loads(found) if f["flight_number"] == "HAT271"]
+        seats = flight["available_seats"]["business"]
+        assert book("2024-05-26", seats + 1) == "Error: Not enough seats on flight HAT271"
+        assert not db.changes()
 
 
 def test_tool_schemas_match_tau2s(tau2_reference: Path) -> None:

@@ -12,6 +12,7 @@ from sqlmodel import select
 
 from tautrait_airline import flight_dates
 from tautrait_airline.schema import Flight, FlightDate
+from tautrait_airline.tools.booking import check_bookable
 from tautrait_core import EpisodeDB
 from tautrait_core.tau2 import tau2_found
 
@@ -46,10 +47,7 @@ def bookable_entry(
     """The row and entry of a flight date that has ``travellers`` seats left in ``cabin``."""
     row = date_row(db, flight_number, date)
     found = entry(row)
-    if found.get("status") != flight_dates.AVAILABLE:
-        raise ValueError(f"Flight {flight_number} not available on date {date}")
-    if found["available_seats"][cabin] < travellers:
-        raise ValueError(f"Not enough seats on flight {flight_number}")
+    check_bookable(flight_number, date, found, cabin, travellers)
     return row, found
 
 

@@ -11,9 +11,13 @@ from sqlmodel import SQLModel
 from tautrait_airline.records import RESERVATION_FIELDS
 from tautrait_airline.upstream import AirlineUpstream
 from tautrait_core import EpisodeDB
-from tautrait_core.tau2 import tau2_db_hash
+from tautrait_core.tau2 import (
+    tau2_db_hash,
+    tau2_payment_methods,
+    tau2_records_without_key,
+    tau2_user_identity,
+)
 
-ADDRESS_FIELDS = ("address1", "address2", "city", "country", "state", "zip")
 PAYMENT_FIELDS = {
     "credit_card": ("source", "id", "brand", "last_four"),
     "gift_card": ("source", "id", "amount"),
@@ -25,34 +29,19 @@ PASSENGER_FIELDS = ("first_name", "last_name", "dob")
 
 def rows_from(data: dict[str, Any]) -> list[SQLModel]:
     """Table rows for τ²'s airline database (read through the airline plugin's codec)."""
-    users = {
-        key: {k: v for k, v in record.items() if k != "user_id"}
-        for key, record in data["users"].items()
-    }
+    users = tau2_records_without_key(data["users"], "user_id")
     upstream = {"flights": data["flights"], "reservations": data["reservations"], "users": users}
     return AirlineUpstream().to_rows(upstream)
-
-
-def payment_method(record: dict[str, Any]) -> dict[str, Any]:
-    """A payment method as τ²'s model of its kind dumps it (balances as floats)."""
-    fields = PAYMENT_FIELDS.get(record.get("source", ""), tuple(record))
-    dumped = {key: record.get(key) for key in fields}
-    if dumped.get("amount") is not None:
-        dumped["amount"] = float(dumped["amount"])
-    return dumped
 
 
 def user_record(user: Any) -> dict[str, Any]:
     """τ²'s ``User`` dump of a user row."""
     return {
-        "user_id": user.user_id,
-        "name": {"first_name": user.name["first_name"], "last_name": user.name["last_name"]},
-        "address": {key: user.address[key] for key in ADDRESS_FIELDS},
-        "email": user.email,
+        **tau2_user_identity(user),
         "dob": user.dob,
-        "payment_methods": {
-            key: payment_method(method) for key, method in user.payment_methods.items()
-        },
+        "payment_methods": tau2_payment_methods(
+            user.payment_methods, PAYMENT_FIELDS, money="amount"
+        ),
         "saved_passengers": [
             {key: p[key] for key in PASSENGER_FIELDS} for p in user.saved_passengers
         ],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from tautrait_airline import flight_dates
 from tautrait_airline.reads import next_position, row_exists
 from tautrait_airline.records import reservation_json
 from tautrait_airline.schema import Reservation, User
@@ -28,6 +29,19 @@ book_reservation refuses instead)."""
 BOOKING_TIME = "2024-05-15T15:00:00"
 
 
+def check_bookable(
+    flight_number: str, date: str, entry: dict[str, Any], cabin: str, travellers: int
+) -> None:
+    """Check that ``travellers`` can book ``cabin`` on the flight's ``date`` (its date entry
+    ``entry``): it is available and has the seats left. Raises ``ValueError`` with τ²'s
+    texts, which the τ-Trait tools answer as upstream does (:func:`~.payments.error_answer`).
+    """
+    if entry.get("status") != flight_dates.AVAILABLE:
+        raise ValueError(f"Flight {flight_number} not available on date {date}")
+    if entry["available_seats"][cabin] < travellers:
+        raise ValueError(f"Not enough seats on flight {flight_number}")
+
+
 def price_segment(
     db: EpisodeDB, segment: dict[str, Any], cabin: str, passengers: int
 ) -> str | None:
@@ -42,10 +56,10 @@ def price_segment(
     entry = timetable.entry(number, segment["date"])
     if entry is None:
         return f"Error: flight {number} not found on date {segment['date']}"
-    if entry["status"] != "available":
-        return f"Error: flight {number} not available on date {segment['date']}"
-    if entry["available_seats"][cabin] < passengers:
-        return f"Error: not enough seats on flight {number}"
+    try:
+        check_bookable(number, segment["date"], entry, cabin, passengers)
+    except ValueError as problem:
+        return error_answer(problem)
     segment["price"] = entry["prices"][cabin]
     segment["origin"] = flight["origin"]
     segment["destination"] = flight["destination"]

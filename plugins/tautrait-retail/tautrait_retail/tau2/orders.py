@@ -12,7 +12,7 @@ from tautrait_core.tau2 import tau2_found, tau2_tool
 from tautrait_retail.catalog import CatalogVariant, catalog_of
 from tautrait_retail.schema import Order, User
 from tautrait_retail.tau2.records import order_record, user_record
-from tautrait_retail.tools.orders import first_item, missing_item
+from tautrait_retail.tools.orders import GiftCardOf, first_item, is_gift_card, missing_item
 
 retail_tool = tau2_tool("RetailTools")
 """Makes a function a tool of τ²'s ``RetailTools``."""
@@ -61,6 +61,18 @@ def find_payment_method(db: EpisodeDB, user_id: str, payment_method_id: str) -> 
     if payment_method_id not in methods:
         raise ValueError("Payment method not found")
     return methods[payment_method_id]
+
+
+def gift_card_of(db: EpisodeDB, user_id: str) -> GiftCardOf:
+    """τ²'s rule: a payment method is a gift card by its ``source``; each id is looked up
+    in the user's saved methods first (raising ``User not found`` / ``Payment method not
+    found``), gift card or not."""
+
+    def card(method_id: str) -> dict[str, Any] | None:
+        method = find_payment_method(db, user_id, method_id)
+        return method if is_gift_card(method) else None
+
+    return card
 
 
 def order_answer(db: EpisodeDB, order: Order) -> str:

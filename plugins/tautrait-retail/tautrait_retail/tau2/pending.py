@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 from tautrait_core import EpisodeDB
+from tautrait_core.tau2 import tau2_address
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import compact_items, expand_items
 from tautrait_retail.tau2.orders import (
     MODIFY_REFUSAL,
     check_counts,
     find_payment_method,
+    gift_card_of,
     order_answer,
     order_in_status,
     retail_tool,
     swap_price,
 )
-from tautrait_retail.tau2.records import address
 from tautrait_retail.tools.orders import (
-    add_balance,
     address_record,
     cancellation,
+    charge_gift_card,
     first_item,
-    is_gift_card,
     method_change,
+    refund_gift_cards,
     settlement,
     short_gift_card,
 )
@@ -40,10 +41,7 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: str) -> str:
     if reason not in CANCEL_REASONS:
         raise ValueError("Invalid reason")
     history = order.payment_history
-    for payment in history:
-        method = find_payment_method(db, order.user_id, payment["payment_method_id"])
-        if is_gift_card(method):
-            add_balance(method, payment["amount"])
+    refund_gift_cards(history, gift_card_of(db, order.user_id))
     order.sqlmodel_update(cancellation(order.extra_fields, history, reason))
     return order_answer(db, order)
 
@@ -71,7 +69,7 @@ def modify_pending_order_address(
         zip: The zip code, e.g. '12345'.
     """
     order = order_in_status(db, order_id, "pending", MODIFY_REFUSAL, loosely=True)
-    order.address = address(address_record(address1, address2, city, state, country, zip))
+    order.address = tau2_address(address_record(address1, address2, city, state, country, zip))
     return order_answer(db, order)
 
 
@@ -102,8 +100,7 @@ def modify_pending_order_items(
     if short_gift_card(method, difference):
         raise ValueError("Insufficient gift card balance to pay for the new item")
     order.payment_history = [*order.payment_history, settlement(difference, payment_method_id)]
-    if is_gift_card(method):
-        add_balance(method, -difference)
+    charge_gift_card(method, difference)
     for item_id, new_item_id in zip(item_ids, new_item_ids, strict=False):
         item = first_item(items, item_id)
         item["item_id"] = new_item_id
@@ -135,9 +132,6 @@ def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id
     if short_gift_card(method, amount):
         raise ValueError("Insufficient gift card balance to pay for the order")
     order.payment_history = [*history, *method_change(amount, payment_method_id, old_method_id)]
-    if is_gift_card(method):
-        add_balance(method, -amount)
-    old_method = find_payment_method(db, order.user_id, old_method_id)
-    if is_gift_card(old_method):
-        add_balance(old_method, amount)
+    charge_gift_card(method, amount)
+    refund_gift_cards(history, gift_card_of(db, order.user_id))
     return order_answer(db, order)

@@ -8,7 +8,13 @@ from typing import Any
 from sqlmodel import SQLModel
 
 from tautrait_core import EpisodeDB
-from tautrait_core.tau2 import tau2_db_hash
+from tautrait_core.tau2 import (
+    tau2_address,
+    tau2_db_hash,
+    tau2_payment_methods,
+    tau2_records_without_key,
+    tau2_user_identity,
+)
 from tautrait_retail.catalog import Catalog
 from tautrait_retail.records import ORDER_FIELDS, expand_items
 from tautrait_retail.schema import Order, Product, User, Variant
@@ -24,7 +30,6 @@ ORDER_OPTIONAL_FIELDS = (
     "return_payment_method_id",
 )
 """τ²'s optional order fields, after the fields every order has, in model order."""
-ADDRESS_FIELDS = ("address1", "address2", "city", "country", "state", "zip")
 PAYMENT_FIELDS = {
     "credit_card": ("source", "id", "brand", "last_four"),
     "gift_card": ("source", "id", "balance"),
@@ -34,10 +39,7 @@ PAYMENT_FIELDS = {
 
 def rows_from(data: dict[str, Any]) -> list[SQLModel]:
     """Table rows for τ²'s retail database (read through the retail plugin's own codec)."""
-    users = {
-        key: {k: v for k, v in record.items() if k != "user_id"}
-        for key, record in data["users"].items()
-    }
+    users = tau2_records_without_key(data["users"], "user_id")
     orders = {
         key: {
             **{field: record[field] for field in ORDER_FIELDS},
@@ -49,30 +51,13 @@ def rows_from(data: dict[str, Any]) -> list[SQLModel]:
     return RetailUpstream().to_rows(upstream)
 
 
-def address(record: dict[str, Any]) -> dict[str, Any]:
-    """An address in τ²'s field order."""
-    return {key: record[key] for key in ADDRESS_FIELDS}
-
-
-def payment_method(record: dict[str, Any]) -> dict[str, Any]:
-    """A payment method as τ²'s model of its kind dumps it."""
-    fields = PAYMENT_FIELDS.get(record.get("source", ""), tuple(record))
-    dumped = {key: record.get(key) for key in fields}
-    if "balance" in dumped and dumped["balance"] is not None:
-        dumped["balance"] = float(dumped["balance"])
-    return dumped
-
-
 def user_record(user: Any) -> dict[str, Any]:
     """τ²'s ``User`` dump of a user row."""
     return {
-        "user_id": user.user_id,
-        "name": {"first_name": user.name["first_name"], "last_name": user.name["last_name"]},
-        "address": address(user.address),
-        "email": user.email,
-        "payment_methods": {
-            key: payment_method(method) for key, method in user.payment_methods.items()
-        },
+        **tau2_user_identity(user),
+        "payment_methods": tau2_payment_methods(
+            user.payment_methods, PAYMENT_FIELDS, money="balance"
+        ),
         "orders": list(user.orders),
     }
 
@@ -91,7 +76,7 @@ def order_record(order: Any, catalog: Catalog) -> dict[str, Any]:
     record: dict[str, Any] = {
         "order_id": order.order_id,
         "user_id": order.user_id,
-        "address": address(order.address),
+        "address": tau2_address(order.address),
         "items": [
             {
                 "name": item["name"],

@@ -13,7 +13,13 @@ from __future__ import annotations
 import json
 
 from tautrait_core import EpisodeDB
-from tautrait_core.tau2 import Tau2Tool, tau2_calculate_tool, tau2_found, tau2_transfer_tool
+from tautrait_core.tau2 import (
+    Tau2Tool,
+    tau2_address,
+    tau2_calculate_tool,
+    tau2_found,
+    tau2_transfer_tool,
+)
 from tautrait_retail.catalog import catalog_of
 from tautrait_retail.records import expand_items
 from tautrait_retail.tau2.orders import (
@@ -33,7 +39,7 @@ from tautrait_retail.tau2.pending import (
     modify_pending_order_items,
     modify_pending_order_payment,
 )
-from tautrait_retail.tau2.records import address, product_record
+from tautrait_retail.tau2.records import product_record
 from tautrait_retail.tools.lookup import product_types, user_id_by_email, user_id_by_name_zip
 from tautrait_retail.tools.orders import (
     address_record,
@@ -162,7 +168,7 @@ def modify_user_address(
         zip: The zip code, e.g. '12345'.
     """
     user = find_user(db, user_id)
-    user.address = address(address_record(address1, address2, city, state, country, zip))
+    user.address = tau2_address(address_record(address1, address2, city, state, country, zip))
     return user_answer(user)
 
 

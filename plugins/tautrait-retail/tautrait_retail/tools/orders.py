@@ -11,7 +11,7 @@ of a retail episode. A tool changes a row's values and writes the changed column
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,6 +179,39 @@ def address_record(
 def add_balance(method: dict[str, Any], amount: int | float) -> None:
     """Change a gift card's balance by ``amount``, rounded to cents as upstream does."""
     method["balance"] = round(method["balance"] + amount, 2)
+
+
+GiftCardOf = Callable[[str], dict[str, Any] | None]
+"""The saved gift card behind a payment method id, or ``None`` for another kind of method
+(each flavour tells gift cards apart its own way: τ-bench by the id, τ² by the method)."""
+
+
+def gift_card_by_id(methods: dict[str, Any]) -> GiftCardOf:
+    """τ-bench's rule: a method whose id contains ``gift_card`` is the gift card of that id
+    in ``methods`` (a user row's saved methods; ``KeyError`` if it is not there)."""
+    return lambda method_id: methods[method_id] if "gift_card" in method_id else None
+
+
+def charge_gift_card(method: dict[str, Any], amount: int | float) -> bool:
+    """Take ``amount`` from the saved ``method`` at once if it is a gift card (a negative
+    amount is paid back to it; other methods are settled through the payment history only);
+    whether it was a gift card."""
+    if not is_gift_card(method):
+        return False
+    add_balance(method, -amount)
+    return True
+
+
+def refund_gift_cards(history: Sequence[dict[str, Any]], gift_card_of: GiftCardOf) -> bool:
+    """Pay every payment of ``history`` that a gift card made back to that card at once, in
+    order (a refund to another method takes days: it is only recorded); whether any was."""
+    refunded = False
+    for payment in history:
+        card = gift_card_of(payment["payment_method_id"])
+        if card is not None:
+            add_balance(card, payment["amount"])
+            refunded = True
+    return refunded
 
 
 def transaction(

@@ -9,18 +9,19 @@ from pydantic_core import CoreSchema, core_schema
 from tautrait_core import EpisodeDB, tool
 from tautrait_retail.records import compact_items
 from tautrait_retail.tools.orders import (
-    add_balance,
     address_record,
     cancellation,
     change_order,
+    charge_gift_card,
     check_item_swap,
     first_item,
-    is_gift_card,
+    gift_card_by_id,
     method_change,
     order_in_status,
     order_json,
     order_owner,
     paying_method,
+    refund_gift_cards,
     save_order,
     save_payment_methods,
     settlement,
@@ -60,14 +61,8 @@ def cancel_pending_order(db: EpisodeDB, order_id: str, reason: CancelReason) -> 
     if reason not in CANCEL_REASONS:
         return "Error: invalid reason"
     history = order["payment_history"]
-    owner = None
-    for payment in history:
-        method_id = payment["payment_method_id"]
-        if "gift_card" in method_id:
-            if owner is None:
-                owner = order_owner(db, order)
-            add_balance(owner["payment_methods"][method_id], payment["amount"])
-    if owner is not None:
+    owner = order_owner(db, order)
+    if refund_gift_cards(history, gift_card_by_id(owner["payment_methods"])):
         save_payment_methods(db, owner)
     change_order(db, order, cancellation(order["extra_fields"], history, reason))
     return order_json(db, order)
@@ -143,8 +138,7 @@ def modify_pending_order_items(
         *order["payment_history"],
         settlement(difference, payment_method_id),
     ]
-    if is_gift_card(method):
-        add_balance(method, -difference)
+    if charge_gift_card(method, difference):
         save_payment_methods(db, owner)
     try:
         for item_id, new_item_id in zip(item_ids, new_item_ids, strict=False):
@@ -192,10 +186,7 @@ def modify_pending_order_payment(db: EpisodeDB, order_id: str, payment_method_id
         return "Error: insufficient gift card balance to pay for the order"
     order["payment_history"] = [*history, *method_change(amount, payment_method_id, old_method_id)]
     save_order(db, order, "payment_history")
-    if is_gift_card(method):
-        add_balance(method, -amount)
-    if "gift_card" in old_method_id:
-        add_balance(methods[old_method_id], amount)
-    if is_gift_card(method) or "gift_card" in old_method_id:
+    charged = charge_gift_card(method, amount)
+    if refund_gift_cards(history, gift_card_by_id(methods)) or charged:
         save_payment_methods(db, owner)
     return order_json(db, order)
