@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tautrait_core.compat.tau2.serialise import tau2_json
-from tautrait_core.domain.tools import ERROR_PREFIX, Tool
+from tautrait_core.domain.tools import ERROR_PREFIX, Tool, ToolType
 
 if TYPE_CHECKING:
     from tautrait_core.domain.state import EpisodeDB
@@ -39,12 +39,20 @@ def tau2_tool(toolkit: str) -> Callable[..., Any]:
     """The decorator that makes a function a :class:`Tau2Tool` of τ²'s toolkit class
     ``toolkit`` (e.g. ``"MockTools"``): argument errors name ``toolkit.<function>()`` as τ²
     does. Used bare or as ``@decorator(writes=True)`` for a tool that changes the database,
-    as :func:`tautrait_core.tool`."""
+    as :func:`tautrait_core.tool` (which also takes ``tool_type`` and ``mutates_state``)."""
 
-    def wrap(function: Callable[..., Any] | None = None, *, writes: bool = False) -> Any:
+    def wrap(
+        function: Callable[..., Any] | None = None,
+        *,
+        writes: bool = False,
+        tool_type: ToolType | None = None,
+        mutates_state: bool | None = None,
+    ) -> Any:
         def make(function: Callable[..., Any]) -> Tau2Tool:
             function.__qualname__ = f"{toolkit}.{function.__name__}"
-            return Tau2Tool(function, writes=writes)
+            return Tau2Tool(
+                function, writes=writes, tool_type=tool_type, mutates_state=mutates_state
+            )
 
         return make if function is None else make(function)
 

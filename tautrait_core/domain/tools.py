@@ -14,7 +14,7 @@ import re
 import typing
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic.fields import FieldInfo
@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 ERROR_PREFIX = "Error: "
 
+ToolType = Literal["read", "write", "think", "generic"]
+"""τ³'s kinds of tool (``ToolType``): reads, writes, thinking, and the rest."""
+
 
 class Tool:
     """A callable the agent can use: a function plus its derived JSON schema.
@@ -32,6 +35,12 @@ class Tool:
     The function's first parameter receives the episode database (:class:`EpisodeDB`); the
     remaining parameters are the tool's arguments. ``writes`` marks a tool that changes the
     database (a domain's ``write_tools`` are derived from it).
+
+    τ³ (τ²-bench v1.x) also types every tool: ``tool_type`` is ``"read"``, ``"write"``,
+    ``"think"`` or ``"generic"`` (default: ``"write"`` for a tool that ``writes``, else
+    ``"read"``), and ``mutates_state`` says whether a grader replays its calls on the
+    predicted database (default: ``tool_type == "write"``; a generic tool such as an unlock
+    may mutate state, a write may not).
     """
 
     def __init__(
@@ -41,10 +50,14 @@ class Tool:
         description: str | None = None,
         *,
         writes: bool = False,
+        tool_type: ToolType | None = None,
+        mutates_state: bool | None = None,
     ) -> None:
         self.function = function
         self.name = name or function.__name__
         self.writes = writes
+        self.tool_type: ToolType = tool_type or ("write" if writes else "read")
+        self.mutates_state = self.tool_type == "write" if mutates_state is None else mutates_state
         summary, argument_docs = parse_docstring(inspect.getdoc(function) or "")
         self.description = description if description is not None else summary
         self._argument_docs = argument_docs
@@ -121,13 +134,16 @@ def tool(
     name: str | None = None,
     description: str | None = None,
     writes: bool = False,
+    tool_type: ToolType | None = None,
+    mutates_state: bool | None = None,
 ) -> Any:
     """Turn a function into a :class:`Tool`.
 
     The first parameter is the episode database; the others become the tool's arguments.
     Their types come from the annotations and their descriptions from the docstring's
     ``Args:`` section; the docstring's first paragraph is the tool description.
-    ``writes=True`` marks a tool that changes the database::
+    ``writes=True`` marks a tool that changes the database (``tool_type`` and
+    ``mutates_state``: see :class:`Tool`)::
 
         @tool(writes=True)
         def cancel_appointment(db, appointment_id: str) -> str:
@@ -139,7 +155,14 @@ def tool(
     """
 
     def wrap(func: Callable[..., Any]) -> Tool:
-        return Tool(func, name=name, description=description, writes=writes)
+        return Tool(
+            func,
+            name=name,
+            description=description,
+            writes=writes,
+            tool_type=tool_type,
+            mutates_state=mutates_state,
+        )
 
     if function is not None:
         return wrap(function)

@@ -79,12 +79,22 @@ class Task(_OmitsUnsetTau2Fields):
     ticket: str | None = None
     initial_state: InitialState | None = None
     evaluation_criteria: EvaluationCriteria | None = None
+    user_tools: list[str] | None = None
+    """τ³: the user tools the customer gets in this task (``None``: all of the domain's;
+    ``[]``: none)."""
+    required_documents: list[str] | None = None
+    """τ³: the knowledge-base documents the task needs (by title or id)."""
+    issues: list[dict[str, Any]] | None = None
+    """τ³: known issues of the task (informational)."""
 
     tau2_defaults: ClassVar[dict[str, Any]] = {
         "id": None,
         "ticket": None,
         "initial_state": None,
         "evaluation_criteria": None,
+        "user_tools": None,
+        "required_documents": None,
+        "issues": None,
     }
 
     @classmethod
