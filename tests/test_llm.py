@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from tautrait_core.errors import ContextWindowError, ProviderError
-from tautrait_core.llm import client
 from tautrait_core.llm.client import Completion, ModelSpec, call_log, complete
 from tautrait_core.testing.server import Failure, ScriptedModelServer, reply_tool_call
 
@@ -41,7 +40,7 @@ def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
         delays.append(seconds)
         await real_sleep(0)
 
-    monkeypatch.setattr(client.asyncio, "sleep", record)
+    monkeypatch.setattr(asyncio, "sleep", record)
     return delays
 
 

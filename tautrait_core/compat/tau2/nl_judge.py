@@ -17,6 +17,7 @@ from tautrait_core.analysis.judge_answers import json_objects
 from tautrait_core.episode.messages import Message
 from tautrait_core.errors import ProviderError
 from tautrait_core.llm.client import ModelSpec, complete
+from tautrait_core.llm.http_session import session_scope
 
 JUDGE_INSTRUCTIONS = (
     "You grade a recorded customer-service conversation. For each expected outcome in the "
@@ -64,7 +65,8 @@ class ModelJudge:
                 f"<expected_outcomes>\n{json.dumps(list(assertions))}\n</expected_outcomes>",
             },
         ]
-        completion = await complete(self.spec, prompt)
+        async with session_scope():  # the judge's connections end with its judgement
+            completion = await complete(self.spec, prompt)
         return parse_judgement(completion.message.content or "", assertions, self.spec.model)
 
 
