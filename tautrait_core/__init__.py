@@ -102,8 +102,20 @@ if TYPE_CHECKING:
         UnknownNameError,
     )
     from tautrait_core.llm.client import Completion, ModelSpec, call_log, complete
+    from tautrait_core.llm.http_session import (
+        ConnectionFailed,
+        HttpAnswer,
+        RequestTimeout,
+        post_json,
+    )
     from tautrait_core.llm.keys import apply_stored_keys, redact, set_key
-    from tautrait_core.llm.retries import retry_delay
+    from tautrait_core.llm.retries import (
+        AttemptFailure,
+        RetriesExhausted,
+        parse_retry_after,
+        retry_delay,
+        send_with_retries,
+    )
     from tautrait_core.llm.usage import ModelCall, Usage
     from tautrait_core.plugins import get_plugin_manager, lookup
     from tautrait_core.registrations import DeferredPart
@@ -203,6 +215,15 @@ _EXPORTS = {
     "complete": "tautrait_core.llm.client",
     "call_log": "tautrait_core.llm.client",
     "retry_delay": "tautrait_core.llm.retries",
+    # calling other services: one connection pool per server, the retry policy of model calls
+    "post_json": "tautrait_core.llm.http_session",
+    "HttpAnswer": "tautrait_core.llm.http_session",
+    "RequestTimeout": "tautrait_core.llm.http_session",
+    "ConnectionFailed": "tautrait_core.llm.http_session",
+    "send_with_retries": "tautrait_core.llm.retries",
+    "AttemptFailure": "tautrait_core.llm.retries",
+    "RetriesExhausted": "tautrait_core.llm.retries",
+    "parse_retry_after": "tautrait_core.llm.retries",
     "Usage": "tautrait_core.llm.usage",
     "ModelCall": "tautrait_core.llm.usage",
     "apply_stored_keys": "tautrait_core.llm.keys",
@@ -252,8 +273,10 @@ __all__ = [
     "TRANSFER_TOKEN",
     "Action",
     "Agent",
+    "AttemptFailure",
     "Completion",
     "ConfigError",
+    "ConnectionFailed",
     "ContextWindowError",
     "DeferredPart",
     "Domain",
@@ -265,6 +288,7 @@ __all__ = [
     "EpisodeResult",
     "EvaluationCriteria",
     "Generation",
+    "HttpAnswer",
     "InitialData",
     "InitialState",
     "JSONValue",
@@ -277,6 +301,8 @@ __all__ = [
     "PreparedRun",
     "ProviderError",
     "RecordRow",
+    "RequestTimeout",
+    "RetriesExhausted",
     "RewardBasis",
     "RewardInfo",
     "RunConfig",
@@ -330,7 +356,9 @@ __all__ = [
     "library_call",
     "lookup",
     "open_store",
+    "parse_retry_after",
     "per_template",
+    "post_json",
     "prepare",
     "read_collections",
     "redact",
@@ -340,6 +368,7 @@ __all__ = [
     "results_db_option",
     "retry_delay",
     "run",
+    "send_with_retries",
     "set_key",
     "tau2_calculate",
     "tau2_calculate_tool",

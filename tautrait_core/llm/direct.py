@@ -32,7 +32,7 @@ from typing import Any
 
 from tautrait_core.llm.chat_answer import NotAChatCompletion, read_answer
 from tautrait_core.llm.failures import ModelCallFailure, failure_of_answer
-from tautrait_core.llm.http_session import ConnectionFailed, RequestTimeout, post
+from tautrait_core.llm.http_session import ConnectionFailed, RequestTimeout, post_json
 from tautrait_core.llm.pricing import answer_cost, model_prices
 
 TRANSPORT_VARIABLE = "TAUTRAIT_LLM_TRANSPORT"
@@ -95,10 +95,9 @@ class DirectRoute:
         except UnicodeEncodeError as error:  # the same text fails the same way every time
             raise ModelCallFailure("InternalServerError", str(error), retryable=False) from error
         key = arguments.get("api_key") or _api_key()
-        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
         timeout = arguments["timeout"]
         try:
-            answer = await post(self.url, body, headers, timeout)
+            answer = await post_json(self.url, body, {"Authorization": f"Bearer {key}"}, timeout)
         except RequestTimeout as error:
             detail = (
                 f"Request timed out. - timeout value={timeout}, "

@@ -4,7 +4,7 @@ the run on that loop ends.
 aiohttp's session keeps a pool of kept-alive connections per server (TLS and proxies from the
 environment included, ``HTTPS_PROXY``/``NO_PROXY``), costs far less CPU per request than
 litellm's client, and sends each request once: it never sends a ``POST`` again on another
-connection when the server drops it. Whoever calls :func:`post` therefore decides alone
+connection when the server drops it. Whoever calls :func:`post_json` therefore decides alone
 whether to send a request again (:mod:`tautrait_core.llm.retries`).
 
 A session belongs to the event loop it was made on. :func:`session_scope` says how long it
@@ -65,8 +65,11 @@ class ConnectionFailed(NoAnswer):
     ``ServerDisconnectedError``, ``ClientPayloadError``, ...)."""
 
 
-async def post(url: str, body: bytes, headers: Mapping[str, str], timeout_s: float) -> HttpAnswer:
-    """Send ``body`` to ``url`` once, on the running loop's session, and read the answer.
+async def post_json(
+    url: str, body: bytes, headers: Mapping[str, str], timeout_s: float
+) -> HttpAnswer:
+    """Post the JSON text ``body`` to ``url`` once, with ``headers``, on the running loop's
+    session, and read the whole answer.
 
     Raises:
         RequestTimeout: no complete answer within ``timeout_s``.
@@ -78,7 +81,10 @@ async def post(url: str, body: bytes, headers: Mapping[str, str], timeout_s: flo
     started = time.monotonic()
     try:
         async with session.post(
-            url, data=body, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout_s)
+            url,
+            data=body,
+            headers={"Content-Type": "application/json", **headers},
+            timeout=aiohttp.ClientTimeout(total=timeout_s),
         ) as response:
             return HttpAnswer(response.status, response.headers, await response.read())
     except TimeoutError as error:
