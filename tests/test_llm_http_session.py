@@ -141,6 +141,23 @@ def test_an_ipv6_server_is_called_with_its_bracketed_host() -> None:
     assert server.hosts == [f"[::1]:{port}"]
 
 
+@pytest.mark.parametrize("exempt", [False, True], ids=["proxied", "no-proxy"])
+def test_the_proxy_the_environment_names_is_used(server, monkeypatch, exempt) -> None:
+    for name in ("http_proxy", "HTTP_PROXY", "no_proxy", "NO_PROXY", "all_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", server.base_url.removesuffix("/v1"))
+    if exempt:
+        monkeypatch.setenv("NO_PROXY", "models.invalid")
+    unreachable = spec(server, api_base="http://models.invalid:9/v1", max_retries=0)
+    if exempt:  # straight to a host that does not exist
+        with pytest.raises(ProviderError, match="Connection error"):
+            answer(unreachable, "hello")
+        assert server.targets == []
+    else:
+        assert answer(unreachable, "hello") == "answer 1"
+        assert server.targets == ["http://models.invalid:9/v1/chat/completions"]
+
+
 def open_sockets() -> int:
     """Sockets this process has open (the server's included: it runs in a thread)."""
     count = 0

@@ -1,10 +1,14 @@
 """HTTP for model calls and other services: one aiohttp session per event loop, closed when
 the run on that loop ends.
 
-aiohttp's session keeps a pool of kept-alive connections per server (TLS and proxies from the
-environment included, ``HTTPS_PROXY``/``NO_PROXY``), costs far less CPU per request than
-litellm's client, and sends each request once: it never sends a ``POST`` again on another
-connection when the server drops it. Whoever calls :func:`post_json` therefore decides alone
+aiohttp's session keeps a pool of kept-alive connections per server (TLS included), costs
+far less CPU per request than litellm's client, and sends each request once: it never sends
+a ``POST`` again on another connection when the server drops it. A server is reached through
+the proxy the environment names for it (``HTTP_PROXY``/``HTTPS_PROXY``, ``NO_PROXY``), as
+aiohttp's ``trust_env`` would, but looked up once per server and session: ``trust_env``
+looks the proxy and ``~/.netrc`` up in a thread on every request, which costs more CPU than
+the request itself (and refuses a request with an ``Authorization`` header for a host
+``~/.netrc`` names). Whoever calls :func:`post_json` therefore decides alone
 whether to send a request again (:mod:`tautrait_core.llm.retries`).
 
 A session belongs to the event loop it was made on. :func:`session_scope` says how long it
@@ -19,10 +23,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
+import urllib.request
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     import aiohttp
@@ -77,7 +83,8 @@ async def post_json(
     """
     import aiohttp
 
-    session = await _loop_held().open()
+    held = _loop_held()
+    session = await held.open()
     started = time.monotonic()
     try:
         async with session.post(
@@ -85,6 +92,7 @@ async def post_json(
             data=body,
             headers={"Content-Type": "application/json", **headers},
             timeout=aiohttp.ClientTimeout(total=timeout_s),
+            proxy=held.proxy_for(url),
         ) as response:
             return HttpAnswer(response.status, response.headers, await response.read())
     except TimeoutError as error:
@@ -135,6 +143,13 @@ class _LoopSession:
         self.session: aiohttp.ClientSession | None = None
         self.scopes = 0
         self._closer: AsyncGenerator[None, None] | None = None
+        self._proxies: dict[str, str | None] = {}
+
+    def proxy_for(self, url: str) -> str | None:
+        """The proxy the environment names for ``url`` (``None``: none), looked up once."""
+        if url not in self._proxies:
+            self._proxies[url] = _environment_proxy(url)
+        return self._proxies[url]
 
     async def open(self) -> aiohttp.ClientSession:
         """The session, made on first use."""
@@ -144,7 +159,6 @@ class _LoopSession:
             self.session = aiohttp.ClientSession(
                 connector=_clean_connector()(limit=0, keepalive_timeout=KEEPALIVE_S),
                 cookie_jar=aiohttp.DummyCookieJar(),
-                trust_env=True,
             )
             self._closer = self._close_at_loop_end()
             await anext(self._closer)
@@ -181,3 +195,13 @@ def _loop_held() -> _LoopSession:
             del _held[closed]  # a loop closed without shutting down its async generators
         held = _held[loop] = _LoopSession(loop)
     return held
+
+
+def _environment_proxy(url: str) -> str | None:
+    """The proxy for ``url`` from ``http_proxy``/``https_proxy`` unless ``no_proxy`` exempts
+    its host, as aiohttp's ``trust_env`` picks it (which skips proxies spoken to in TLS)."""
+    parts = urlsplit(url)
+    if parts.hostname and urllib.request.proxy_bypass(parts.hostname):
+        return None
+    proxy = urllib.request.getproxies().get(parts.scheme)
+    return proxy if proxy and urlsplit(proxy).scheme == "http" else None
