@@ -3,13 +3,15 @@ the run on that loop ends.
 
 aiohttp's session keeps a pool of kept-alive connections per server (TLS included), costs
 far less CPU per request than litellm's client, and sends each request once: it never sends
-a ``POST`` again on another connection when the server drops it. A server is reached through
-the proxy the environment names for it (``HTTP_PROXY``/``HTTPS_PROXY``, ``NO_PROXY``), as
-aiohttp's ``trust_env`` would, but looked up once per server and session: ``trust_env``
-looks the proxy and ``~/.netrc`` up in a thread on every request, which costs more CPU than
-the request itself (and refuses a request with an ``Authorization`` header for a host
-``~/.netrc`` names). Whoever calls :func:`post_json` therefore decides alone
-whether to send a request again (:mod:`tautrait_core.llm.retries`).
+a ``POST`` again on another connection when the server drops it, so whoever calls
+:func:`post_json` decides alone whether to send a request again
+(:mod:`tautrait_core.llm.retries`). No cookies are kept: each request stands alone.
+
+A server is reached through the proxy the environment names for it (``HTTP_PROXY``,
+``HTTPS_PROXY``, ``NO_PROXY``) as aiohttp's ``trust_env`` would pick it, but looked up once
+per server and session: ``trust_env`` looks the proxy and ``~/.netrc`` up in a thread on
+every request, which costs more CPU than the request itself (and refuses a request with an
+``Authorization`` header to a host ``~/.netrc`` names).
 
 A session belongs to the event loop it was made on. :func:`session_scope` says how long it
 lives: a run, an episode played alone, a judged episode each open a scope around their model
@@ -169,7 +171,7 @@ class _LoopSession:
         if self._closer is not None:
             await self._closer.aclose()
         if _held.get(self.loop) is self:
-            del _held[self.loop]
+            _held.pop(self.loop, None)
 
     async def _close_at_loop_end(self) -> AsyncGenerator[None, None]:
         """Suspended until the loop shuts its async generators down (``asyncio.run`` does
@@ -179,7 +181,7 @@ class _LoopSession:
         finally:
             session, self.session, self._closer = self.session, None, None
             if _held.get(self.loop) is self:
-                del _held[self.loop]
+                _held.pop(self.loop, None)
             if session is not None:
                 await session.close()
 
@@ -191,8 +193,9 @@ def _loop_held() -> _LoopSession:
     loop = asyncio.get_running_loop()
     held = _held.get(loop)
     if held is None:
-        for closed in [other for other in _held if other.is_closed()]:
-            del _held[closed]  # a loop closed without shutting down its async generators
+        for other in list(_held):  # other threads run loops of their own (the τ² judge's)
+            if other.is_closed():  # closed without shutting down its async generators
+                _held.pop(other, None)
         held = _held[loop] = _LoopSession(loop)
     return held
 
