@@ -9,6 +9,7 @@ or its loop ends: ``asyncio.run`` after ``asyncio.run`` leaves no socket open.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import stat
@@ -158,33 +159,40 @@ def test_the_proxy_the_environment_names_is_used(server, monkeypatch, exempt) ->
         assert server.targets == ["http://models.invalid:9/v1/chat/completions"]
 
 
-def open_sockets() -> int:
-    """Sockets this process has open (the server's included: it runs in a thread)."""
+def open_sockets(server: MisbehavingServer) -> int:
+    """Sockets this process has open to or from ``server`` (its own ends included: it runs
+    in a thread), whatever other tests left open elsewhere."""
+    port = int(server.base_url.rsplit(":", 1)[1].split("/")[0])
     count = 0
     for name in os.listdir("/proc/self/fd"):
         try:
-            if stat.S_ISSOCK(os.stat(f"/proc/self/fd/{name}").st_mode):
-                count += 1
-        except FileNotFoundError:  # the descriptor listdir itself used
-            pass
+            if not stat.S_ISSOCK(os.stat(f"/proc/self/fd/{name}").st_mode):
+                continue
+            with socket.socket(fileno=os.dup(int(name))) as found:
+                ends = [found.getsockname()]
+                with contextlib.suppress(OSError):  # not connected: a listening socket
+                    ends.append(found.getpeername())
+        except OSError:  # closed meanwhile, or not an internet socket
+            continue
+        if any(isinstance(end, tuple) and end[1] == port for end in ends):
+            count += 1
     return count
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
 def test_event_loop_after_event_loop_leaves_no_socket_open(server) -> None:
     model_spec = spec(server)
-    answer(model_spec, "warm up")  # the server's own connections are set up
-    before = open_sockets()
+    before = open_sockets(server)
     for n in range(100):
-        assert answer(model_spec, f"loop {n}") == f"answer {n + 2}"
-    assert sockets_settle_at(before)
+        assert answer(model_spec, f"loop {n}") == f"answer {n + 1}"
+    assert sockets_settle_at(server, before)
 
 
-def sockets_settle_at(expected: int) -> bool:
-    """Whether the open sockets come down to ``expected`` within a second (the server's
-    thread closes its ends once it sees the client's close)."""
+def sockets_settle_at(server: MisbehavingServer, expected: int) -> bool:
+    """Whether the sockets of ``server`` come down to ``expected`` within a second (the
+    server's thread closes its ends once it sees the client's close)."""
     for _ in range(100):
-        if open_sockets() == expected:
+        if open_sockets(server) == expected:
             return True
         time.sleep(0.01)
     return False
@@ -193,12 +201,12 @@ def sockets_settle_at(expected: int) -> bool:
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
 def test_a_session_scope_closes_its_connections_when_it_ends(server) -> None:
     async def scoped_calls() -> tuple[int, int, bool]:
-        before = open_sockets()  # this loop's own included
+        before = open_sockets(server)
         async with session_scope():
             await asyncio.gather(*(complete(spec(server), ask(f"{n}")) for n in range(4)))
-            inside = open_sockets()
-        return before, inside, await asyncio.to_thread(sockets_settle_at, before)
+            inside = open_sockets(server)
+        return before, inside, await asyncio.to_thread(sockets_settle_at, server, before)
 
     server.latency_s = 0.05  # the four calls overlap: four connections
     before, inside, settled = asyncio.run(scoped_calls())
-    assert inside >= before + 4 and settled
+    assert inside == before + 8 and settled  # both ends of four connections, then none
