@@ -244,11 +244,14 @@ def test_same_error_for_a_refused_request(monkeypatch, sleeps, failure) -> None:
 
 def test_error_texts_name_the_model_the_kind_and_the_servers_words(server, sleeps) -> None:
     server.inject(Failure(status=400), CONTEXT_OVERFLOW, *[Failure(status=503)] * 2)
+    server.inject(*[Failure(status=429, retry_after=2)] * 2)
     with pytest.raises(ProviderError) as bad_request:
         call(spec(server))
     with pytest.raises(ContextWindowError) as overflow:
         call(spec(server))
     with pytest.raises(ProviderError) as unavailable:
+        call(spec(server, max_retries=1))
+    with pytest.raises(ProviderError) as rate_limited:
         call(spec(server, max_retries=1))
     assert str(bad_request.value) == "openai/scripted: BadRequestError: injected failure 400"
     assert str(overflow.value) == (
@@ -257,6 +260,10 @@ def test_error_texts_name_the_model_the_kind_and_the_servers_words(server, sleep
     assert str(unavailable.value) == (
         "openai/scripted: ServiceUnavailableError after 2 attempts: injected failure 503"
     )
+    assert str(rate_limited.value) == (
+        "openai/scripted: RateLimitError after 2 attempts: injected failure 429"
+    )
+    assert sleeps[-1] == 2.0  # as the Retry-After said
 
 
 @pytest.mark.parametrize("key", [None, "sk-wrong-key-123456"], ids=["no-key", "wrong-key"])
