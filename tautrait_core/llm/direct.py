@@ -109,11 +109,7 @@ class DirectRoute:
                 "InternalServerError", "Connection error.", retryable=True
             ) from error
         if answer.status >= 400:
-            failure = failure_of_answer(answer.status, answer.headers, answer.body)
-            fix = _fix(answer.status)
-            if fix:
-                raise ModelCallFailure(failure.kind, f"{failure} ({fix})", failure.retryable)
-            raise failure
+            raise failure_of_answer(answer.status, answer.headers, answer.body, _fix(answer.status))
         try:
             data = json.loads(answer.body)
             read = read_answer(data)

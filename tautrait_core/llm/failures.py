@@ -85,8 +85,11 @@ class ModelCallFailure(AttemptFailure):
         return self.kind == CONTEXT_WINDOW_KIND
 
 
-def failure_of_answer(status: int, headers: Mapping[str, str], body: bytes) -> ModelCallFailure:
-    """The failure an error answer (status 400 or more) stands for, worded from its body."""
+def failure_of_answer(
+    status: int, headers: Mapping[str, str], body: bytes, fix: str | None = None
+) -> ModelCallFailure:
+    """The failure an error answer (status 400 or more) stands for, worded from its body,
+    with how to ``fix`` it in parentheses when the caller knows."""
     error = _error_object(body)
     message = error.get("message")
     detail = message if isinstance(message, str) and message else f"Error code: {status}"
@@ -98,6 +101,8 @@ def failure_of_answer(status: int, headers: Mapping[str, str], body: bytes) -> M
     else:
         kind = KIND_OF_STATUS.get(status, "APIError")
     retryable = kind in RETRYABLE_KINDS or status >= 500
+    if fix:
+        detail = f"{detail} ({fix})"
     return ModelCallFailure(kind, detail, retryable, parse_retry_after(headers.get("retry-after")))
 
 
