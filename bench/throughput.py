@@ -1,10 +1,11 @@
 """End-to-end throughput: episodes per minute against a model server with fixed latency.
 
 The full pipeline runs: the runner, the tool-calling agent and the llm user simulator,
-litellm's real client path, and the results database. The model is the scripted
-OpenAI-compatible server (``GoldScript``: the agent calls the gold actions, the user reads
-the instruction and stops), in a separate process so its own work does not share this
-process's interpreter, and every answer waits ``--latency`` seconds.
+the real model client (the direct path on aiohttp, or litellm's), and the results
+database. The model is the scripted OpenAI-compatible server (``GoldScript``: the agent
+calls the gold actions, the user reads the instruction and stops), in a separate process
+so its own work does not share this process's interpreter, and every answer waits
+``--latency`` seconds.
 
 For each concurrency the script prints model calls per episode, episodes per minute and
 the ratio to the latency-bound ideal ``concurrency x 60 s / (calls per episode x latency)``:
@@ -24,10 +25,10 @@ memory. With ``--executor ray`` the episodes run on Ray workers of a local Ray i
 Every figure is measured for two transports side by side in the same run (``--transports``):
 ``litellm``, every call through ``litellm.acompletion`` (``TAUTRAIT_LLM_TRANSPORT=litellm``,
 how tautrait called models before its direct path), and ``direct``, the default, which posts
-calls to an OpenAI-compatible server itself (``tautrait_core.llm.direct``). Each figure is
-the median of ``--repeats`` runs; locally the transports' runs alternate, so both see the
-same machine. The last lines give, per concurrency, the direct path's CPU per call over
-litellm's.
+calls to an OpenAI-compatible server on aiohttp without litellm (``tautrait_core.llm.direct``).
+Each figure is the median of ``--repeats`` runs; locally the transports' runs alternate, so
+both see the same machine. The last lines give, per concurrency, the direct path's CPU per
+call over litellm's, and over bare litellm calls' (below).
 
 Before the runs, the same run measures the floor under litellm's CPU column: bare
 ``litellm.acompletion`` calls, nothing of tautrait around them, carrying the domain's tool
@@ -374,14 +375,20 @@ def main() -> None:
         for level in levels:
             for transport in transports:
                 print(row(level, transport, args.latency, samples[(level, transport)]))
-        if {"litellm", "direct"} <= set(transports):
-            for level in levels:
-                direct = cpu_per_call(samples[(level, "direct")])
+        for level in levels:
+            if "direct" not in transports:
+                break
+            direct = cpu_per_call(samples[(level, "direct")])
+            if "litellm" in transports:
                 baseline = cpu_per_call(samples[(level, "litellm")])
                 print(
                     f"concurrency {level}: {cpu_label} direct {direct:.2f} / litellm "
                     f"{baseline:.2f} = {direct / baseline:.2f}"
                 )
+            print(
+                f"concurrency {level}: {cpu_label} direct {direct:.2f} / bare litellm "
+                f"{floor:.2f} = {direct / floor:.2f}"
+            )
     finally:
         server.terminate()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

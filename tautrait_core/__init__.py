@@ -133,13 +133,23 @@ if TYPE_CHECKING:
         call_log as call_log,
         complete as complete,
     )
+    from tautrait_core.llm.http_session import (
+        ConnectionFailed as ConnectionFailed,
+        HttpAnswer as HttpAnswer,
+        RequestTimeout as RequestTimeout,
+        post_json as post_json,
+    )
     from tautrait_core.llm.keys import (
         apply_stored_keys as apply_stored_keys,
         redact as redact,
         set_key as set_key,
     )
     from tautrait_core.llm.retries import (
+        AttemptFailure as AttemptFailure,
+        RetriesExhausted as RetriesExhausted,
+        parse_retry_after as parse_retry_after,
         retry_delay as retry_delay,
+        send_with_retries as send_with_retries,
     )
     from tautrait_core.plugins import (
         get_plugin_manager as get_plugin_manager,

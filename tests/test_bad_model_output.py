@@ -58,7 +58,7 @@ def test_lone_surrogate_in_model_replies_is_stored_and_never_ends_the_run(
 
 
 def test_request_that_cannot_be_encoded_is_not_retried(toy_plugin) -> None:
-    from tautrait_core.llm.retries import _is_retryable
+    from tautrait_core.llm.provider import litellm_failure, load_litellm
 
     try:
         f"x{LONE_SURROGATE}".encode()
@@ -66,7 +66,7 @@ def test_request_that_cannot_be_encoded_is_not_retried(toy_plugin) -> None:
         wrapped = RuntimeError("InternalServerError: OpenAIException - 'utf-8' codec can't")
         wrapped.__cause__ = cause
         wrapped.status_code = 500  # type: ignore[attr-defined]
-    assert not _is_retryable(wrapped)
+    assert not litellm_failure(load_litellm(), wrapped).retryable
 
 
 @tool

@@ -2,9 +2,10 @@
 
 Start-up time is measured by ``bench/startup.py``; these tests hold what keeps it short:
 listing commands and help never import the model client, the database layer, the
-template engine or a domain, and a command imports only its own module. Each start sees
-the tests' own plugin (``tests/plugins/toy_parts.py``: a domain, a run option, a command)
-beside whatever plugins are installed, so the tests need none of the bundled ones.
+template engine or a domain, a command imports only its own module, and a run whose
+models are on OpenAI-compatible servers never imports litellm. Each start sees the tests'
+own plugin (``tests/plugins/toy_parts.py``: a domain, a run option, a command) beside
+whatever plugins are installed, so the tests need none of the bundled ones.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import pytest
 
 from tautrait_core.cli import cli
 from tautrait_core.cli.root import COMMAND_MODULES
+from tautrait_core.scripted.server import ScriptedModelServer
+from tautrait_core.types.messages import STOP_TOKEN
 from tests.distributions import make_distribution, tautrait_env
 
 HEAVY = ("litellm", "sqlalchemy", "sqlmodel", "pydantic", "jinja2", "torch", "httpx")
@@ -149,3 +152,26 @@ def test_a_plugin_command_keeps_its_name_when_a_core_module_loads_later() -> Non
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout.split() == ["From", "a", "plugin.", "sweep"], done.stderr
+
+
+def test_a_model_backed_run_on_the_direct_path_never_imports_litellm(tmp_path) -> None:
+    def customer_and_agent(request: dict) -> str:
+        if request.get("tools"):  # the agent
+            return "Happy to help."
+        said = any(message["role"] == "assistant" for message in request["messages"])
+        return STOP_TOKEN if said else "Hi, I need help."
+
+    with ScriptedModelServer(customer_and_agent) as server:
+        modules, output = imported_by(
+            *("run", "--domain", "telehealth", "--task-ids", "0", "--json"),
+            *("--agent", "tool-calling", "--agent-model", "openai/scripted"),
+            *("--agent-api-base", server.base_url),
+            *("--user", "llm", "--user-model", "openai/scripted"),
+            *("--user-api-base", server.base_url),
+            *("--results-db", str(tmp_path / "results.db")),
+        )
+        requests = len(server.requests)
+    assert requests >= 3, output  # user, agent, user: the run called the models
+    summary = json.loads(output)["metrics"]
+    assert (summary["episodes"], summary["errors"]) == (1, 0), output
+    assert "litellm" not in modules

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import email.utils
+import time
 from pathlib import Path
 
 import pytest
 
 from tautrait_core.errors import ContextWindowError, ProviderError
-from tautrait_core.llm import client
 from tautrait_core.llm.client import Completion, ModelSpec, call_log, complete
+from tautrait_core.llm.retries import parse_retry_after
 from tautrait_core.scripted.server import Failure, ScriptedModelServer, reply_tool_call
 
 HELLO = [{"role": "user", "content": "hello"}]
@@ -41,7 +43,7 @@ def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
         delays.append(seconds)
         await real_sleep(0)
 
-    monkeypatch.setattr(client.asyncio, "sleep", record)
+    monkeypatch.setattr(asyncio, "sleep", record)
     return delays
 
 
@@ -139,3 +141,11 @@ def test_cache_answers_identical_requests_without_calling(server, tmp_path: Path
     assert again.message.content == first.message.content == "hi there"
     assert again.usage.cost == 0.0
     assert other_episode.message.content == "a different answer"
+
+
+def test_retry_after_reads_seconds_and_http_dates() -> None:
+    assert parse_retry_after("3") == 3.0 and parse_retry_after("0.5") == 0.5
+    assert parse_retry_after(None) is None and parse_retry_after("soon") is None
+    later = email.utils.formatdate(time.time() + 120, usegmt=True)
+    assert 100 < (parse_retry_after(later) or 0) <= 120
+    assert parse_retry_after(email.utils.formatdate(time.time() - 60, usegmt=True)) == 0.0

@@ -23,6 +23,7 @@ from tautrait_core.analysis.transcript import reward_breakdown, transcript
 from tautrait_core.errors import TautraitError
 from tautrait_core.grading.judge_answers import json_objects
 from tautrait_core.llm.client import ModelSpec, complete
+from tautrait_core.llm.http_session import session_scope
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import DiagnosisRecord, RunRecord
 from tautrait_core.types.result import EpisodeResult, Outcome
@@ -252,5 +253,6 @@ async def diagnose_run(
         store.save_diagnosis(diagnosis)
         report.diagnosed.append(diagnosis)
 
-    await asyncio.gather(*(one(result) for result in todo))
+    async with session_scope():  # the model connections end with the diagnosis
+        await asyncio.gather(*(one(result) for result in todo))
     return report

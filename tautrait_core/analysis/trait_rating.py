@@ -21,6 +21,7 @@ from typing import Any
 from tautrait_core.errors import TautraitError
 from tautrait_core.grading.judge_answers import json_objects
 from tautrait_core.llm.client import ModelSpec, complete
+from tautrait_core.llm.http_session import session_scope
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord, TraitRatingRecord
 from tautrait_core.trait_mix import TRAIT_ALIASES, TRAITS
@@ -257,5 +258,6 @@ async def rate_runs(
         store.save_trait_ratings(ratings)
         report.rated.extend(ratings)
 
-    await asyncio.gather(*(one(*item) for item in todo))
+    async with session_scope():  # the model connections end with the rating
+        await asyncio.gather(*(one(*item) for item in todo))
     return report

@@ -16,6 +16,7 @@ from typing import Any
 from tautrait_core.errors import ProviderError
 from tautrait_core.grading.judge_answers import json_objects
 from tautrait_core.llm.client import ModelSpec, complete
+from tautrait_core.llm.http_session import session_scope
 from tautrait_core.types.messages import Message
 
 JUDGE_INSTRUCTIONS = (
@@ -64,7 +65,8 @@ class ModelJudge:
                 f"<expected_outcomes>\n{json.dumps(list(assertions))}\n</expected_outcomes>",
             },
         ]
-        completion = await complete(self.spec, prompt)
+        async with session_scope():  # the judge's connections end with its judgement
+            completion = await complete(self.spec, prompt)
         return parse_judgement(completion.message.content or "", assertions, self.spec.model)
 
 

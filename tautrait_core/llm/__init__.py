@@ -1,1 +1,3 @@
-"""The model layer, the only place that imports litellm: client, retries, cache, keys, usage."""
+"""Model calls: the client, the direct path to OpenAI-compatible servers (aiohttp), litellm's
+path for the rest (``provider.py``, the only importer of litellm), retries, the response
+cache, API keys, usage."""

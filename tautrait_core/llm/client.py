@@ -1,8 +1,9 @@
-"""Model calls through litellm.
+"""Model calls.
 
 :func:`complete` sends one chat completion and returns the assistant message with its token
-usage and cost; an OpenAI-compatible server is called by the direct path of
-:mod:`tautrait_core.llm.direct`, which gives the same result for less CPU. Transient
+usage and cost. An OpenAI-compatible server is called by the direct path of
+:mod:`tautrait_core.llm.direct` (aiohttp, without importing litellm); everything else goes
+through litellm (:mod:`tautrait_core.llm.provider`); both give the same result. Transient
 failures are retried (see :mod:`tautrait_core.llm.retries`); when the retries are spent it
 raises :class:`ProviderError`, which the runner records as an infrastructure error. A
 context-window overflow is never retried: it raises :class:`ContextWindowError` at once.
@@ -10,19 +11,19 @@ context-window overflow is never retried: it raises :class:`ContextWindowError` 
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import os
 import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from tautrait_core.errors import ContextWindowError, ProviderError
-from tautrait_core.llm.direct import DirectRoute, direct_route
-from tautrait_core.llm.provider import load_litellm
-from tautrait_core.llm.retries import _is_retryable, _retry_after, retry_delay
+from tautrait_core.llm.direct import direct_route
+from tautrait_core.llm.failures import ModelCallFailure
+from tautrait_core.llm.provider import send_through_litellm
+from tautrait_core.llm.retries import RetriesExhausted, send_with_retries
 from tautrait_core.types.messages import Message, ToolCall
 from tautrait_core.types.usage import ModelCall, Usage
 
@@ -119,7 +120,6 @@ async def complete(
         ContextWindowError: the messages do not fit the model (not retried).
         ProviderError: the provider kept failing, or refused the request.
     """
-    litellm = load_litellm()
     arguments = _request_arguments(spec)
     arguments["messages"] = messages
     if tools:
@@ -128,43 +128,34 @@ async def complete(
     cache, key = _cache_for(spec, arguments)
     stored = cache.get(key) if cache is not None else None
     if stored is not None:
-        response = litellm.ModelResponse(**stored)
-        completion = _completion(litellm, response, cached=True)
+        completion = _completion(stored, cost=0.0)
         _record(spec, completion, attempts=0, started=started, cached=True)
         return completion
     route = direct_route(arguments)
-    attempt = 0
-    while True:
-        try:
-            response = await _send(litellm, route, arguments)
-            break
-        except Exception as error:
-            name = type(error).__name__
-            if name == "ContextWindowExceededError":
-                raise ContextWindowError(f"{spec.model}: {error}") from error
-            if not _is_retryable(error):
-                raise ProviderError(f"{spec.model}: {name}: {error}") from error
-            if attempt >= spec.max_retries:
-                raise ProviderError(
-                    f"{spec.model}: {name} after {attempt + 1} attempts: {error}"
-                ) from error
-            await asyncio.sleep(retry_delay(attempt, spec.retry_base_s, _retry_after(error)))
-            attempt += 1
-    completion = _completion(litellm, response)
+
+    async def attempt() -> tuple[dict[str, Any], float | None]:
+        if route is not None:
+            return await route.send(arguments)
+        return await send_through_litellm(arguments)
+
+    try:
+        (answer, cost), attempts = await send_with_retries(
+            attempt, spec.max_retries, spec.retry_base_s
+        )
+    except ModelCallFailure as failure:
+        if failure.context_window:
+            raise ContextWindowError(f"{spec.model}: {failure}") from failure
+        raise ProviderError(f"{spec.model}: {failure.kind}: {failure}") from failure
+    except RetriesExhausted as spent:
+        failure = cast(ModelCallFailure, spent.failure)  # what attempt() raises
+        raise ProviderError(
+            f"{spec.model}: {failure.kind} after {spent.attempts} attempts: {failure}"
+        ) from failure
+    completion = _completion(answer, cost)
     if cache is not None:
-        cache.put(key, response.model_dump())
-    _record(spec, completion, attempts=attempt + 1, started=started, cached=False)
+        cache.put(key, answer)
+    _record(spec, completion, attempts=attempts, started=started, cached=False)
     return completion
-
-
-async def _send(litellm: Any, route: DirectRoute | None, arguments: dict[str, Any]) -> Any:
-    """The answer as a litellm ``ModelResponse``: by the direct path where it applies
-    (see :mod:`tautrait_core.llm.direct`), else through ``litellm.acompletion``."""
-    if route is not None:
-        response = await route.send(arguments)
-        if response is not None:
-            return response
-    return await litellm.acompletion(**arguments)
 
 
 def _cache_for(spec: ModelSpec, arguments: dict[str, Any]) -> tuple[Any, str]:
@@ -196,30 +187,30 @@ def _record(
     )
 
 
-def _completion(litellm: Any, response: Any, cached: bool = False) -> Completion:
-    choice = response.choices[0]
-    raw = choice.message
+def _completion(answer: dict[str, Any], cost: float | None) -> Completion:
+    """The completion of an OpenAI-style answer (as either transport gives it, or as the
+    cache stored it)."""
+    choice = answer["choices"][0]
+    raw = choice["message"]
     tool_calls = [
         ToolCall(
-            id=encodable_text(call.id or f"call_{index}"),
-            name=encodable_text(call.function.name or ""),
-            arguments=encodable_text(call.function.arguments or ""),
+            id=encodable_text(call.get("id") or f"call_{index}"),
+            name=encodable_text(call["function"].get("name") or ""),
+            arguments=encodable_text(call["function"].get("arguments") or ""),
         )
-        for index, call in enumerate(getattr(raw, "tool_calls", None) or [])
+        for index, call in enumerate(raw.get("tool_calls") or [])
     ]
-    content = None if raw.content is None else encodable_text(raw.content)
-    message = Message(role="assistant", content=content, tool_calls=tool_calls or None)
-    usage_info = getattr(response, "usage", None)
-    if cached:
-        cost: float | None = 0.0
-    else:  # litellm prices every response it returns; None when the model has no known price
-        hidden = getattr(response, "_hidden_params", None) or {}
-        priced = hidden.get("response_cost")
-        cost = float(priced) if priced is not None else None
+    content = raw.get("content")
+    message = Message(
+        role="assistant",
+        content=None if content is None else encodable_text(content),
+        tool_calls=tool_calls or None,
+    )
+    usage_info = answer.get("usage") or {}
     usage = Usage(
         calls=1,
-        prompt_tokens=getattr(usage_info, "prompt_tokens", 0) or 0,
-        completion_tokens=getattr(usage_info, "completion_tokens", 0) or 0,
+        prompt_tokens=usage_info.get("prompt_tokens") or 0,
+        completion_tokens=usage_info.get("completion_tokens") or 0,
         cost=cost,
     )
-    return Completion(message=message, usage=usage, finish_reason=choice.finish_reason)
+    return Completion(message=message, usage=usage, finish_reason=choice.get("finish_reason"))

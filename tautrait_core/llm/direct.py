@@ -1,25 +1,24 @@
-"""A direct HTTP path for OpenAI-compatible servers (``openai/...`` models with an api base).
+"""The direct path to OpenAI-compatible servers (``openai/...`` models with an api base).
 
-Through litellm, a call to such a server spends most of its CPU building the request in the
-openai SDK (which walks every tool schema of every request), in httpx's connection pool and
-in litellm's logging. This path posts the request itself, on kept-alive connections
-(:mod:`tautrait_core.llm.http_client`) with the domain's tool schemas encoded once, and
-leaves the rest to litellm's own functions, so that the result is the one
-``litellm.acompletion`` gives:
+Through litellm, a call to such a server spends most of its CPU in litellm and the openai
+SDK (which walks every tool schema of every request), and a model-backed command spends
+seconds importing litellm. This path posts the request itself on the loop's aiohttp session
+(:mod:`tautrait_core.llm.http_session`), with the domain's tool schemas encoded once, and
+never imports litellm, while giving what ``litellm.acompletion`` gives:
 
 - the request body is the one litellm sends (model name without its provider prefix,
   messages without ``None`` fields, temperature, tools);
-- the answer is read by litellm's ``convert_to_model_response_object`` (finish reasons,
-  reasoning text, tool calls as litellm gives them) and priced by ``litellm.completion_cost``;
-- a failure becomes the exception litellm raises for it (``litellm.exception_type`` on the
-  error the openai SDK would have reported), so retries, ``Retry-After`` and error classes
-  (context window, authentication, bad request) are unchanged.
+- the answer is read as litellm reads it (:mod:`tautrait_core.llm.chat_answer`) and
+  priced by litellm's own price list (:mod:`tautrait_core.llm.pricing`);
+- a failure has the kind litellm gives it and the server's words
+  (:mod:`tautrait_core.llm.failures`), so retries, ``Retry-After`` and error classes
+  (context window, authentication, bad request) are those of litellm's path.
 
-It is taken only for what it covers: a model litellm resolves to the ``openai`` provider,
-with a plain-HTTP ``api_base`` reached without a proxy, messages of plain text and tool
-calls, and no litellm callbacks configured. A 422 answer (litellm drops the parameters named
-in it and sends again) is handed to litellm. ``TAUTRAIT_LLM_TRANSPORT=litellm`` sends every
-call through litellm.
+Each attempt sends the request once. It is taken for a model litellm would send to the
+``openai`` provider, at an ``http`` or ``https`` api base, with messages of plain text and
+tool calls, while litellm has no callbacks configured. A 422 answer is a ``BadRequestError``
+(litellm would drop the parameters the answer names and send again).
+``TAUTRAIT_LLM_TRANSPORT=litellm`` sends every call through litellm.
 """
 
 from __future__ import annotations
@@ -27,21 +26,23 @@ from __future__ import annotations
 import functools
 import json
 import os
-import time
-import urllib.request
+import sys
 from dataclasses import dataclass
 from typing import Any
 
-from tautrait_core.llm.http_client import Answer, Endpoint, loop_pool
-from tautrait_core.llm.provider import (
-    load_litellm,
-    load_openai_handler_parts,
-    openai_error_words,
-)
+from tautrait_core.llm.chat_answer import NotAChatCompletion, read_answer
+from tautrait_core.llm.failures import ModelCallFailure, failure_of_answer
+from tautrait_core.llm.http_session import ConnectionFailed, RequestTimeout, post_json
+from tautrait_core.llm.pricing import answer_cost, model_prices
 
 TRANSPORT_VARIABLE = "TAUTRAIT_LLM_TRANSPORT"
 """``litellm`` sends every model call through litellm; anything else (or unset) allows the
 direct path where it applies."""
+
+PROVIDER = "openai"
+KEY_VARIABLE = "OPENAI_API_KEY"
+UNAUTHORIZED = 401
+UNPROCESSABLE = 422
 
 TRANSPORT_ARGUMENTS = frozenset(
     {"model", "timeout", "num_retries", "max_retries", "api_base", "api_key", "custom_llm_provider"}
@@ -52,8 +53,6 @@ BODY_ARGUMENTS = ("messages", "temperature", "tools")
 """Arguments the direct path sends as they are (any other argument: litellm's path)."""
 
 MESSAGE_FIELDS = frozenset({"role", "content", "tool_calls", "tool_call_id", "name"})
-
-UNPROCESSABLE = 422
 
 _LITELLM_CALLBACK_LISTS = (
     "callbacks",
@@ -74,54 +73,53 @@ class DirectRoute:
     """Where and as what a model is called on the direct path.
 
     Attributes:
-        model: The model name as given (``openai/local``), for litellm's error mapping.
         sent_model: The name sent in the request body (without the provider prefix).
-        endpoint: The server's chat-completions endpoint.
-        priced: Whether litellm knows a price for the model (else the cost is ``None``).
+        url: The server's chat-completions URL.
+        prices: The model's entry in litellm's price list (``None``: no known price).
     """
 
-    model: str
     sent_model: str
-    endpoint: Endpoint
-    priced: bool
+    url: str
+    prices: dict[str, Any] | None
 
-    async def send(self, arguments: dict[str, Any]) -> Any | None:
-        """Post the request; the answer as a litellm ``ModelResponse`` with its cost in
-        ``_hidden_params``, or ``None`` when litellm's own path must take the request
-        (a 422 answer).
+    async def send(self, arguments: dict[str, Any]) -> tuple[dict[str, Any], float | None]:
+        """Post the request once; the answer (as :func:`~tautrait_core.llm.chat_answer.
+        read_answer` gives it) and its cost (``None``: no known price).
 
         Raises:
-            Exception: the litellm exception ``litellm.acompletion`` raises for the failure.
+            ModelCallFailure: the request could not be sent, got no answer, an error
+                answer, or an answer that is not a chat completion.
         """
-        litellm = load_litellm()
-        OpenAIError, _ = load_openai_handler_parts()
-
-        started = time.time()
+        try:
+            body = self._body(arguments)
+        except UnicodeEncodeError as error:  # the same text fails the same way every time
+            raise ModelCallFailure("InternalServerError", str(error), retryable=False) from error
+        key = arguments.get("api_key") or _api_key()
         timeout = arguments["timeout"]
-        headers = {
-            "Content-Type": "application/json",
-            "Authorization": f"Bearer {_api_key(arguments)}",
-        }
         try:
-            response = await loop_pool().post(
-                self.endpoint, headers, self._body(arguments), timeout
+            answer = await post_json(self.url, body, {"Authorization": f"Bearer {key}"}, timeout)
+        except RequestTimeout as error:
+            detail = (
+                f"Request timed out. - timeout value={timeout}, "
+                f"time taken={round(error.waited_s, 2)} seconds"
             )
-        except TimeoutError as error:
-            taken = round(time.time() - started, 2)
-            message = f"Request timed out. - timeout value={timeout}, time taken={taken} seconds"
-            raise self._mapped(OpenAIError(status_code=500, message=message)) from error
-        except ConnectionError as error:
-            raise self._mapped(OpenAIError(status_code=500, message="Connection error.")) from error
-        except Exception as error:  # e.g. text that UTF-8 cannot encode
-            raise self._mapped(OpenAIError(status_code=500, message=str(error))) from error
-        if response.status == UNPROCESSABLE:
-            return None
-        if response.status >= 400:
-            raise self._mapped(_status_error(OpenAIError, response))
+            raise ModelCallFailure("Timeout", detail, retryable=True) from error
+        except ConnectionFailed as error:
+            raise ModelCallFailure(
+                "InternalServerError", "Connection error.", retryable=True
+            ) from error
+        if answer.status >= 400:
+            raise failure_of_answer(answer.status, answer.headers, answer.body, _fix(answer.status))
         try:
-            return self._model_response(litellm, response)
-        except Exception as error:  # a body that is not a chat completion (cut off, ...)
-            raise self._mapped(OpenAIError(status_code=500, message=str(error))) from error
+            data = json.loads(answer.body)
+            read = read_answer(data)
+        except (ValueError, NotAChatCompletion) as error:  # cut off, empty (204), not JSON
+            detail = str(error) if answer.body else f"answered {answer.status} without a body"
+            raise ModelCallFailure("InternalServerError", detail, retryable=True) from error
+        if self.prices is None:
+            return read, None
+        # OpenAI prices the service tier an answer was served at apart
+        return read, answer_cost(self.prices, read["usage"], data.get("service_tier"))
 
     def _body(self, arguments: dict[str, Any]) -> bytes:
         """The JSON body litellm would send, with the tool schemas encoded once."""
@@ -140,41 +138,6 @@ class DirectRoute:
             text = f'{text[:-1]}, "tools": {_tools_json(tools)}}}'
         return text.encode("utf-8")
 
-    def _model_response(self, litellm: Any, response: Any) -> Any:
-        _, convert_to_model_response_object = load_openai_handler_parts()
-        parsed = convert_to_model_response_object(
-            response_object=json.loads(response.body),
-            model_response_object=litellm.ModelResponse(),
-            hidden_params={"headers": response.headers},
-            _response_headers=response.headers,
-        )
-        parsed._hidden_params["response_cost"] = self._cost(litellm, parsed)
-        return parsed
-
-    def _cost(self, litellm: Any, parsed: Any) -> float | None:
-        if not self.priced:
-            return None
-        try:
-            return float(
-                litellm.completion_cost(
-                    completion_response=parsed,
-                    model=self.sent_model,
-                    custom_llm_provider="openai",
-                    call_type="acompletion",
-                )
-            )
-        except Exception:  # litellm's own path records an unknown price the same way
-            return None
-
-    def _mapped(self, error: Exception) -> Exception:
-        return load_litellm().exception_type(
-            model=self.model,
-            custom_llm_provider="openai",
-            original_exception=error,
-            completion_kwargs={},
-            extra_kwargs={},
-        )
-
 
 def direct_route(arguments: dict[str, Any]) -> DirectRoute | None:
     """The direct route for a request (``litellm.acompletion`` arguments), or ``None`` when
@@ -192,42 +155,18 @@ def direct_route(arguments: dict[str, Any]) -> DirectRoute | None:
 
 @functools.lru_cache(maxsize=256)
 def _route(model: str, provider: str | None, api_base: str) -> DirectRoute | None:
-    litellm = load_litellm()
-    try:
-        sent_model, resolved, _, _ = litellm.get_llm_provider(
-            model=model, custom_llm_provider=provider, api_base=api_base
-        )
-    except Exception:  # the call through litellm reports it
+    """The route of a model litellm sends to the ``openai`` provider: one named
+    ``openai/...``, or any model with ``custom_llm_provider="openai"``."""
+    if provider not in (None, PROVIDER) or not api_base.startswith(("http://", "https://")):
         return None
-    if resolved != "openai":
+    if provider is None and not model.startswith(f"{PROVIDER}/"):
         return None
-    try:
-        endpoint = Endpoint.from_url(f"{api_base.rstrip('/')}/chat/completions")
-    except ValueError:  # https: litellm's client
-        return None
-    if _proxied(endpoint.host):
-        return None
+    sent_model = model.removeprefix(f"{PROVIDER}/")
     return DirectRoute(
-        model=model,
         sent_model=sent_model,
-        endpoint=endpoint,
-        priced=_has_price(litellm, sent_model),
+        url=f"{api_base.rstrip('/')}/chat/completions",
+        prices=model_prices(sent_model),
     )
-
-
-def _proxied(host: str) -> bool:
-    """Whether the environment sends requests to ``host`` through a proxy (litellm's
-    client honours that; this path does not speak to proxies)."""
-    proxies = urllib.request.getproxies()
-    return bool(proxies.get("http") or proxies.get("all")) and not urllib.request.proxy_bypass(host)
-
-
-def _has_price(litellm: Any, model: str) -> bool:
-    try:
-        info = litellm.get_model_info(model=model, custom_llm_provider="openai")
-    except Exception:  # litellm knows no such model
-        return False
-    return bool(info.get("input_cost_per_token") or info.get("output_cost_per_token"))
 
 
 def _plain_message(message: Any) -> bool:
@@ -239,20 +178,35 @@ def _plain_message(message: Any) -> bool:
 
 
 def _litellm_has_callbacks() -> bool:
-    """Whether litellm is set up to log calls somewhere (only its own path does that)."""
-    litellm = load_litellm()
-    return any(getattr(litellm, name, None) for name in _LITELLM_CALLBACK_LISTS)
-
-
-def _api_key(arguments: dict[str, Any]) -> str:
-    litellm = load_litellm()
-    return (
-        arguments.get("api_key")
-        or litellm.api_key
-        or litellm.openai_key
-        or os.environ.get("OPENAI_API_KEY")
-        or ""
+    """Whether litellm is set up to log calls somewhere (only its own path does that); it
+    cannot be unless something imported it."""
+    litellm = sys.modules.get("litellm")
+    return litellm is not None and any(
+        getattr(litellm, name, None) for name in _LITELLM_CALLBACK_LISTS
     )
+
+
+def _api_key() -> str:
+    """The key litellm sends when a request names none: litellm's own setting, else
+    ``OPENAI_API_KEY`` (empty: none is set)."""
+    litellm = sys.modules.get("litellm")
+    configured = litellm and (litellm.api_key or litellm.openai_key)
+    return configured or os.environ.get(KEY_VARIABLE) or ""
+
+
+def _fix(status: int) -> str | None:
+    """How to fix what an error answer refused: the key (401) or a parameter (422)."""
+    if status == UNAUTHORIZED:
+        fix = f"export {KEY_VARIABLE}=...  or: tautrait keys set {KEY_VARIABLE}"
+        if _api_key():
+            return f"the server refused the key in {KEY_VARIABLE}; set the one it takes: {fix}"
+        return f"no key was set ({KEY_VARIABLE}) and the server needs one: {fix}"
+    if status == UNPROCESSABLE:
+        return (
+            f"the server refused a parameter of the request; {TRANSPORT_VARIABLE}=litellm "
+            "sends the request without the parameters a server names"
+        )
+    return None
 
 
 def _tools_json(tools: list[dict[str, Any]]) -> str:
@@ -265,13 +219,3 @@ def _tools_json(tools: list[dict[str, Any]]) -> str:
         found = (list(tools), json.dumps(tools, ensure_ascii=False))  # keeps the ids alive
         _encoded_tools[key] = found
     return found[1]
-
-
-def _status_error(error_class: Any, response: Answer) -> Exception:
-    """The error litellm's openai path builds from an error answer, worded by the openai SDK."""
-    text = response.body.decode("utf-8", errors="replace")
-    message, body = openai_error_words(response.status, text)
-    data = body.get("error", body) if isinstance(body, dict) else body
-    return error_class(
-        status_code=response.status, message=message, headers=response.headers, body=data
-    )

@@ -1,14 +1,26 @@
-"""The only place that imports litellm, lazily: tautrait's CLI starts without it."""
+"""litellm's path: the only place that imports litellm, lazily, when a call needs it.
+
+Hosted providers (``anthropic/...``, ``gemini/...``, ...), an ``openai/...`` model without an
+api base, and requests the direct path does not cover (:mod:`tautrait_core.llm.direct`) are
+sent by ``litellm.acompletion``. Its failures are classified by litellm's public exception
+classes and status codes, into the same :class:`~tautrait_core.llm.failures.ModelCallFailure`
+the direct path raises.
+"""
 
 from __future__ import annotations
 
 import os
 from typing import Any
 
+from tautrait_core.llm.failures import CONTEXT_WINDOW_KIND, ModelCallFailure
+from tautrait_core.llm.retries import parse_retry_after
+
 _litellm: Any = None
 
 
 def load_litellm() -> Any:
+    """The litellm module, imported on first use and set up quietly (no debug output,
+    parameters a provider does not take dropped)."""
     global _litellm
     if _litellm is None:
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -23,47 +35,89 @@ def load_litellm() -> Any:
     return _litellm
 
 
-def load_openai_handler_parts() -> tuple[Any, Any]:
-    """What litellm's OpenAI handler is made of, for the direct path
-    (:mod:`tautrait_core.llm.direct`): the error class it raises for a failed request
-    (``OpenAIError``) and the function that reads a chat-completion dict into a
-    ``ModelResponse`` (``convert_to_model_response_object``)."""
-    load_litellm()
-    from litellm.litellm_core_utils.llm_response_utils.convert_dict_to_response import (
-        convert_to_model_response_object,
-    )
-    from litellm.llms.openai.common_utils import OpenAIError
+async def send_through_litellm(arguments: dict[str, Any]) -> tuple[dict[str, Any], float | None]:
+    """One ``litellm.acompletion`` call: the answer as an OpenAI-style dict and its cost
+    (``None`` when litellm knows no price for the model).
 
-    return OpenAIError, convert_to_model_response_object
-
-
-class _ErrorAnswer:
-    """What the openai SDK reads of an error answer when it words its exception."""
-
-    is_closed = False
-    is_stream_consumed = True
-
-    def __init__(self, status_code: int, text: str) -> None:
-        self.status_code = status_code
-        self.text = text
-
-
-class _ErrorWording:
-    """Stands in for an openai client: keeps the message and body the SDK chose."""
-
-    def _make_status_error(self, err_msg: str, *, body: Any, response: Any) -> tuple[str, Any]:
-        return err_msg, body
-
-
-def openai_error_words(status: int, text: str) -> tuple[str, Any]:
-    """The message and body the installed openai SDK gives the exception for an error
-    answer (status and body text), as litellm's OpenAI handler then reports them.
-
-    The SDK's own wording function runs, so the direct path follows the installed version
-    (older SDKs put the whole JSON body in the message, newer ones only its ``message``).
+    Raises:
+        ModelCallFailure: litellm raised; classified by its exception class.
     """
-    load_litellm()
-    from openai._base_client import BaseClient
+    litellm = load_litellm()
+    try:
+        response = await litellm.acompletion(**arguments)
+    except Exception as error:
+        raise litellm_failure(litellm, error) from error
+    priced = (getattr(response, "_hidden_params", None) or {}).get("response_cost")
+    return _answer(response), None if priced is None else float(priced)
 
-    wording = BaseClient._make_status_error_from_response
-    return wording(_ErrorWording(), _ErrorAnswer(status, text))
+
+def _answer(response: Any) -> dict[str, Any]:
+    """What tautrait reads of a litellm ``ModelResponse``, as the OpenAI-style dict the
+    direct path gives (:func:`tautrait_core.llm.chat_answer.read_answer`)."""
+    choice = response.choices[0]
+    message: dict[str, Any] = {"role": "assistant", "content": choice.message.content}
+    tool_calls = getattr(choice.message, "tool_calls", None)
+    if tool_calls is not None:
+        message["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.function.name, "arguments": call.function.arguments},
+            }
+            for call in tool_calls
+        ]
+    usage = getattr(response, "usage", None)
+    return {
+        "choices": [{"index": 0, "message": message, "finish_reason": choice.finish_reason}],
+        "usage": {
+            "prompt_tokens": getattr(usage, "prompt_tokens", 0) or 0,
+            "completion_tokens": getattr(usage, "completion_tokens", 0) or 0,
+        },
+    }
+
+
+def litellm_failure(litellm: Any, error: Exception) -> ModelCallFailure:
+    """The failure an exception of ``litellm.acompletion`` stands for: its kind is the
+    exception's class name, retried for rate limits, timeouts, lost connections and 5xx
+    answers, never for a request that could not be encoded."""
+    retryable_classes = (
+        litellm.RateLimitError,
+        litellm.Timeout,
+        litellm.APIConnectionError,
+        litellm.InternalServerError,
+        litellm.ServiceUnavailableError,
+        litellm.BadGatewayError,
+    )
+    status = getattr(error, "status_code", None)
+    retryable = isinstance(error, retryable_classes) or (isinstance(status, int) and status >= 500)
+    kind = type(error).__name__
+    if isinstance(error, litellm.ContextWindowExceededError):
+        kind, retryable = CONTEXT_WINDOW_KIND, False
+    if _failed_to_encode(error):  # the same request fails the same way every time
+        retryable = False
+    return ModelCallFailure(kind, str(error), retryable, _retry_after(error))
+
+
+def _retry_after(error: Exception) -> float | None:
+    """The ``Retry-After`` of the answer behind a litellm exception, in seconds."""
+    headers = getattr(error, "litellm_response_headers", None)
+    response = getattr(error, "response", None)
+    if headers is None and response is not None:
+        headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    found = {str(name).lower(): value for name, value in dict(headers).items()}
+    return parse_retry_after(found.get("retry-after"))
+
+
+def _failed_to_encode(error: BaseException) -> bool:
+    """Whether the request could not even be encoded on the client (litellm reports that
+    as a server or connection error)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, UnicodeError):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return "codec can't encode" in str(error)

@@ -18,6 +18,7 @@ from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.task_sets import template_for
 from tautrait_core.episode.loop import run_episode
 from tautrait_core.errors import ConfigError
+from tautrait_core.llm.http_session import session_scope
 from tautrait_core.plugins import lookup
 from tautrait_core.run.prepared import episode_context, prepare
 from tautrait_core.types.result import EpisodeResult
@@ -84,4 +85,9 @@ def play_episode(
     else:
         user = prepared.user_class(context, traits)
     template = template_for(prepared.domain, prepared.task_set)
-    return asyncio.run(run_episode(context, template, agent, user, dt.date.today()))
+
+    async def played() -> EpisodeResult:
+        async with session_scope():  # the episode's model connections end with it
+            return await run_episode(context, template, agent, user, dt.date.today())
+
+    return asyncio.run(played())

@@ -25,6 +25,7 @@ from tautrait_core.config.run_config import RESUME_SETTINGS, RunConfig
 from tautrait_core.domain.task_sets import template_for
 from tautrait_core.errors import ConfigError, StorageError
 from tautrait_core.grading.metrics import RunMetrics, summarize
+from tautrait_core.llm.http_session import session_scope
 from tautrait_core.paths import default_results_db
 from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.run.control import RunProgress, SpendTracker, StopControl
@@ -141,9 +142,10 @@ async def execute_async(
         executor.close()
         raise
     try:
-        return await _run_pending(
-            store, record, config, prepared, executor, progress, handle_signals
-        )
+        async with session_scope():  # the run's model connections end with it
+            return await _run_pending(
+                store, record, config, prepared, executor, progress, handle_signals
+            )
     finally:
         lease.release()
 

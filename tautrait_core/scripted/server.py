@@ -48,14 +48,15 @@ class Failure:
 
     Attributes:
         status: HTTP status to answer (e.g. 429, 500, 503).
-        retry_after: Seconds for a ``Retry-After`` header (``None``: no header).
+        retry_after: A ``Retry-After`` header: seconds, or the header's text as given (an
+            HTTP date); ``None``: no header.
         delay_s: Sleep before answering (use more than the client timeout for a timeout).
         truncated: Answer 200 with a body cut in the middle of its JSON.
         body: An explicit error body (default: an OpenAI-style error object).
     """
 
     status: int = 500
-    retry_after: float | None = None
+    retry_after: float | str | None = None
     delay_s: float = 0.0
     truncated: bool = False
     body: dict[str, Any] | None = None
@@ -71,6 +72,37 @@ def reply_tool_call(
 ) -> Reply:
     """An assistant message with one tool call."""
     return Reply(content=content, tool_calls=[(name, arguments)])
+
+
+def chat_completion(request: dict[str, Any], reply: Reply, number: int) -> dict[str, Any]:
+    """The chat-completion JSON object answering ``request`` with ``reply``; ``number`` makes
+    its id and tool-call ids unique."""
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+    if reply.tool_calls:
+        message["tool_calls"] = [
+            {
+                "id": f"call_{number}_{index}",
+                "type": "function",
+                "function": {
+                    "name": name,
+                    "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments),
+                },
+            }
+            for index, (name, arguments) in enumerate(reply.tool_calls)
+        ]
+    finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
+    return {
+        "id": f"chatcmpl-scripted-{number}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model", "scripted"),
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {
+            "prompt_tokens": reply.prompt_tokens,
+            "completion_tokens": reply.completion_tokens,
+            "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+        },
+    }
 
 
 class _ChatCompletionsHandler(JSONRequestHandler["ScriptedModelServer"]):
@@ -124,17 +156,21 @@ class _ChatCompletionsHandler(JSONRequestHandler["ScriptedModelServer"]):
             self._fail(answer)
             return
         reply = reply_text(answer) if isinstance(answer, str) else answer
-        self._send(200, self.service._completion(request, reply))
+        self._send(200, chat_completion(request, reply, next(self.service._ids)))
 
     def _fail(self, failure: Failure) -> None:
         if failure.delay_s:
             time.sleep(failure.delay_s)
         if failure.truncated:
-            body = json.dumps(self.service._completion({}, reply_text("cut"))).encode()
+            body = json.dumps(
+                chat_completion({}, reply_text("cut"), next(self.service._ids))
+            ).encode()
             self.send_body(200, body[: len(body) // 2])
             return
         headers = {}
-        if failure.retry_after is not None:
+        if isinstance(failure.retry_after, str):
+            headers["Retry-After"] = failure.retry_after
+        elif failure.retry_after is not None:
             headers["Retry-After"] = f"{failure.retry_after:g}"
         body = failure.body or {
             "error": {
@@ -187,34 +223,3 @@ class ScriptedModelServer(LoopbackService[dict[str, Any], Failure]):
     def base_url(self) -> str:
         """The ``api_base`` to give litellm (``http://127.0.0.1:PORT/v1``)."""
         return f"{self.root_url()}/v1"
-
-    def _completion(self, request: dict[str, Any], reply: Reply) -> dict[str, Any]:
-        number = next(self._ids)
-        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
-        if reply.tool_calls:
-            message["tool_calls"] = [
-                {
-                    "id": f"call_{number}_{index}",
-                    "type": "function",
-                    "function": {
-                        "name": name,
-                        "arguments": arguments
-                        if isinstance(arguments, str)
-                        else json.dumps(arguments),
-                    },
-                }
-                for index, (name, arguments) in enumerate(reply.tool_calls)
-            ]
-        finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
-        return {
-            "id": f"chatcmpl-scripted-{number}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": request.get("model", "scripted"),
-            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": {
-                "prompt_tokens": reply.prompt_tokens,
-                "completion_tokens": reply.completion_tokens,
-                "total_tokens": reply.prompt_tokens + reply.completion_tokens,
-            },
-        }

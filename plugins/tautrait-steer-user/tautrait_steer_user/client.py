@@ -1,23 +1,37 @@
 """An async client of the steer service (hosted, or a local ``tautrait steer serve``).
 
-Timeouts, connection failures, 429 and 5xx answers and bodies that are not JSON are
-retried with exponential backoff and jitter (a ``Retry-After`` header is honoured); when the
-retries are spent, :class:`SteerServiceError` (a ``ProviderError``) is raised. A refused key
-(401/403), a rejected request (422) and an answer without ``response`` fail at once. The API
-key is sent in a header and never appears in an error message.
+Requests go out on the core's HTTP session of the running event loop (one connection pool
+per service, shared by every episode of a run) under the core's retry policy: timeouts,
+connection failures, 429 and 5xx answers and bodies that are not JSON are retried with
+exponential backoff and jitter (a ``Retry-After`` header, in seconds or as an HTTP date, is
+honoured); when the retries are spent, :class:`SteerServiceError` (a ``ProviderError``) is
+raised. A refused key (401/403), a rejected request (422) and an answer without
+``response`` fail at once. The API key is sent in a header and never appears in an error
+message.
 """
 
 from __future__ import annotations
 
-import asyncio
-import email.utils
 import json
 import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from tautrait_core import ModelCall, Usage, call_log, redact, retry_delay
+from tautrait_core import (
+    AttemptFailure,
+    ConnectionFailed,
+    HttpAnswer,
+    ModelCall,
+    RequestTimeout,
+    RetriesExhausted,
+    Usage,
+    call_log,
+    parse_retry_after,
+    post_json,
+    redact,
+    send_with_retries,
+)
 from tautrait_steer_user.errors import SteerServiceError
 from tautrait_steer_user.protocol import API_KEY_ENV, API_KEY_HEADER, SteerRequest
 
@@ -33,14 +47,6 @@ class SteerAnswer:
     attempts: int
 
 
-class _Retryable(Exception):
-    """A failed attempt that may succeed when tried again."""
-
-    def __init__(self, reason: str, retry_after: float | None = None) -> None:
-        super().__init__(reason)
-        self.retry_after = retry_after
-
-
 def endpoint_label(endpoint: str) -> str:
     """The endpoint without credentials or query string, safe to show and store."""
     parts = urlsplit(endpoint)
@@ -50,27 +56,13 @@ def endpoint_label(endpoint: str) -> str:
     return f"{parts.scheme}://{host}{parts.path}"
 
 
-def parse_retry_after(value: str | None) -> float | None:
-    """Seconds from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _detail(response: Any) -> str:
+def _detail(answer: HttpAnswer) -> str:
     """What an error answer says, shortened: FastAPI's ``detail``, an ``error``, or the text."""
     try:
-        body = response.json()
+        body = json.loads(answer.body)
     except ValueError:
-        return response.text[:DETAIL_LIMIT].strip() or "(empty body)"
+        text = answer.body.decode("utf-8", errors="replace")
+        return text[:DETAIL_LIMIT].strip() or "(empty body)"
     if isinstance(body, dict):
         detail = body.get("detail", body.get("error", body))
         if isinstance(detail, list):  # FastAPI validation errors
@@ -93,7 +85,6 @@ class SteerClient:
         timeout_s: Per-attempt timeout.
         max_retries: Retries after the first attempt for retryable failures.
         retry_base_s: First backoff delay; doubles on each retry (plus jitter).
-        transport: An httpx transport to use instead of the network (tests).
     """
 
     def __init__(
@@ -103,7 +94,6 @@ class SteerClient:
         timeout_s: float = 120.0,
         max_retries: int = 4,
         retry_base_s: float = 1.0,
-        transport: Any = None,
     ) -> None:
         self.endpoint = endpoint
         self.label = endpoint_label(endpoint)
@@ -111,7 +101,6 @@ class SteerClient:
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.retry_base_s = retry_base_s
-        self._transport = transport
 
     def _error(self, message: str) -> SteerServiceError:
         secrets = [self._api_key] if self._api_key else []
@@ -125,56 +114,50 @@ class SteerClient:
         Raises:
             SteerServiceError: the service refused the request or kept failing.
         """
-        import httpx
-
-        headers = {API_KEY_HEADER: self._api_key} if self._api_key else {}
+        body = json.dumps(request.body()).encode()
         started = time.monotonic()
-        attempt = 0
-        async with httpx.AsyncClient(timeout=self.timeout_s, transport=self._transport) as http:
-            while True:
-                try:
-                    answer = await self._attempt(http, request.body(), headers, attempt + 1)
-                    break
-                except _Retryable as failure:
-                    if attempt >= self.max_retries:
-                        raise self._error(f"{failure} after {attempt + 1} attempts") from None
-                    delay = retry_delay(attempt, self.retry_base_s, failure.retry_after)
-                    await asyncio.sleep(delay)
-                    attempt += 1
+        try:
+            (text, usage), attempts = await send_with_retries(
+                lambda: self._attempt(body), self.max_retries, self.retry_base_s
+            )
+        except RetriesExhausted as spent:
+            raise self._error(str(spent)) from None
+        answer = SteerAnswer(text=text, usage=usage, attempts=attempts)
         self._record(answer, started)
         return answer
 
-    async def _attempt(
-        self, http: Any, body: dict[str, Any], headers: dict[str, str], attempt: int
-    ) -> SteerAnswer:
-        import httpx
-
+    async def _attempt(self, body: bytes) -> tuple[str, Usage]:
+        headers = {API_KEY_HEADER: self._api_key} if self._api_key else {}
         try:
-            response = await http.post(self.endpoint, json=body, headers=headers)
-        except httpx.TimeoutException:
-            raise _Retryable(f"no answer within {self.timeout_s:g} s (timeout)") from None
-        except httpx.TransportError as exc:
-            raise _Retryable(f"connection failed ({type(exc).__name__})") from None
-        status = response.status_code
+            answer = await post_json(self.endpoint, body, headers, self.timeout_s)
+        except RequestTimeout as exc:
+            raise AttemptFailure(f"{exc} (timeout)", retryable=True) from None
+        except ConnectionFailed as exc:
+            raise AttemptFailure(f"connection failed ({exc})", retryable=True) from None
+        status = answer.status
         if status in (401, 403):
             raise self._error(self._auth_message(status))
         if status == 422:
-            raise self._error(f"the service rejected the request (422): {_detail(response)}")
+            raise self._error(f"the service rejected the request (422): {_detail(answer)}")
         if status == 429 or status >= 500:
-            raise _Retryable(
-                f"answered {status} ({_detail(response)})",
-                parse_retry_after(response.headers.get("Retry-After")),
+            raise AttemptFailure(
+                f"answered {status} ({_detail(answer)})",
+                retryable=True,
+                retry_after=parse_retry_after(answer.headers.get("Retry-After")),
             )
         if status >= 400:
             raise self._error(
-                f"answered {status}: {_detail(response)}. Check the endpoint URL "
+                f"answered {status}: {_detail(answer)}. Check the endpoint URL "
                 "(--endpoint or STEER_ENDPOINT)"
             )
         try:
-            payload = response.json()
-        except (ValueError, json.JSONDecodeError):
-            snippet = response.text[:80].strip() or "(empty body)"
-            raise _Retryable(f"answered with a body that is not JSON: {snippet!r}") from None
+            payload = json.loads(answer.body)
+        except ValueError:
+            snippet = answer.body.decode("utf-8", errors="replace")[:80].strip()
+            raise AttemptFailure(
+                f"answered with a body that is not JSON: {snippet or '(empty body)'!r}",
+                retryable=True,
+            ) from None
         text = payload.get("response") if isinstance(payload, dict) else None
         if not isinstance(text, str):
             keys = sorted(payload) if isinstance(payload, dict) else type(payload).__name__
@@ -182,7 +165,7 @@ class SteerClient:
                 f"the answer has no 'response' string (got {keys}); is the endpoint a steer "
                 "service (--endpoint or STEER_ENDPOINT)?"
             )
-        return SteerAnswer(text=text, usage=_usage(payload), attempts=attempt)
+        return text, _usage(payload)
 
     def _auth_message(self, status: int) -> str:
         if not self._api_key:

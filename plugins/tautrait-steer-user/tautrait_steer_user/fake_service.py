@@ -39,11 +39,12 @@ class ServiceFailure:
 
 @dataclass
 class ReceivedRequest:
-    """A request as the service saw it."""
+    """A request as the service saw it, and the port of the connection it came on."""
 
     path: str
     headers: dict[str, str]
     body: Any
+    client_port: int
 
 
 class _SteerHandler(JSONRequestHandler["FakeSteerService"]):
@@ -56,7 +57,8 @@ class _SteerHandler(JSONRequestHandler["FakeSteerService"]):
             body = json.loads(raw or b"null")
         except json.JSONDecodeError:
             body = raw.decode(errors="replace")
-        failure = service.receive(ReceivedRequest(self.path, dict(self.headers), body))
+        received = ReceivedRequest(self.path, dict(self.headers), body, self.client_address[1])
+        failure = service.receive(received)
         if service.api_key is not None and self.headers.get(API_KEY_HEADER) != service.api_key:
             failure = ServiceFailure(401, body={"detail": "invalid API key"})
         if failure is None:

@@ -49,10 +49,11 @@ def test_registered_by_the_entry_point_without_the_user_model() -> None:
 
 
 def test_plugin_import_is_light() -> None:
-    # tautrait --help imports the plugin: it must not pull in httpx, torch or transformers
+    # tautrait --help imports the plugin: it must not pull in HTTP clients or torch; the
+    # steer client connects with the first request
     code = (
-        "import sys, tautrait_steer_user; "
-        "print(sorted(m for m in ('httpx', 'torch', 'transformers') if m in sys.modules))"
+        "import sys, tautrait_steer_user, tautrait_steer_user.client; print(sorted(m for m in "
+        "('aiohttp', 'httpx', 'litellm', 'torch', 'transformers') if m in sys.modules))"
     )
     import subprocess
 

@@ -9,8 +9,7 @@ import time
 from typing import Any
 
 import pytest
-from tautrait_steer_user import client as client_module
-from tautrait_steer_user.client import SteerClient, endpoint_label, parse_retry_after
+from tautrait_steer_user.client import SteerClient, endpoint_label
 from tautrait_steer_user.errors import SteerServiceError
 from tautrait_steer_user.fake_service import FakeSteerService, ServiceFailure
 from tautrait_steer_user.protocol import SteerRequest
@@ -66,26 +65,38 @@ def test_timeouts_are_retried(steer_service: FakeSteerService) -> None:
     assert answer.attempts == 2
 
 
-def test_retry_after_is_honoured(
+def test_retry_after_is_honoured_in_seconds_and_as_an_http_date(
     steer_service: FakeSteerService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    asked: list[tuple[int, float, float | None]] = []
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
 
-    def record(attempt: int, base_s: float, retry_after: float | None) -> float:
-        asked.append((attempt, base_s, retry_after))
-        return 0.0
+    async def record(seconds: float) -> None:
+        waits.append(seconds)
+        await real_sleep(0)
 
-    monkeypatch.setattr(client_module, "retry_delay", record)
-    steer_service.inject(ServiceFailure(429, retry_after="7"), ServiceFailure(500))
+    monkeypatch.setattr(asyncio, "sleep", record)
+    later = email.utils.formatdate(time.time() + 60, usegmt=True)
+    steer_service.inject(
+        ServiceFailure(429, retry_after="7"),
+        ServiceFailure(503, retry_after=later),
+        ServiceFailure(500),
+    )
     ask(steer_service, retry_base_s=0.5)
-    assert asked == [(0, 0.5, 7.0), (1, 0.5, None)]
+    assert waits[0] == 7.0 and 50 < waits[1] <= 60
+    assert 2.0 <= waits[2] <= 3.0  # no Retry-After: the third backoff, 0.5 s x 2^2 + jitter
 
 
-def test_retry_after_reads_seconds_and_http_dates() -> None:
-    assert parse_retry_after("3") == 3.0
-    assert parse_retry_after(None) is None and parse_retry_after("soon") is None
-    later = email.utils.formatdate(time.time() + 120, usegmt=True)
-    assert 100 < (parse_retry_after(later) or 0) <= 120
+def test_one_connection_pool_serves_every_call_of_a_run(
+    steer_service: FakeSteerService,
+) -> None:
+    async def episodes() -> None:
+        for _ in range(3):  # a client per episode, as the trait backend makes them
+            await SteerClient(steer_service.url, KEY).generate(REQUEST)
+
+    asyncio.run(episodes())
+    ports = {request.client_port for request in steer_service.requests}
+    assert len(steer_service.requests) == 3 and len(ports) == 1
 
 
 def test_server_errors_after_retries_are_provider_errors(steer_service: FakeSteerService) -> None:
