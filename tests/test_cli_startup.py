@@ -154,7 +154,9 @@ def test_a_plugin_command_keeps_its_name_when_a_core_module_loads_later() -> Non
     assert done.stdout.split() == ["From", "a", "plugin.", "sweep"], done.stderr
 
 
-def test_a_model_backed_run_on_the_direct_path_never_imports_litellm(tmp_path) -> None:
+def test_a_model_backed_run_on_the_direct_path_never_imports_litellm(
+    site: Path, tmp_path: Path
+) -> None:
     def customer_and_agent(request: dict) -> str:
         if request.get("tools"):  # the agent
             return "Happy to help."
@@ -163,7 +165,8 @@ def test_a_model_backed_run_on_the_direct_path_never_imports_litellm(tmp_path) -
 
     with ScriptedModelServer(customer_and_agent) as server:
         modules, output = imported_by(
-            *("run", "--domain", "telehealth", "--task-ids", "0", "--json"),
+            site,
+            *("run", "--domain", "toylib", "--task-ids", "0", "--json"),
             *("--agent", "tool-calling", "--agent-model", "openai/scripted"),
             *("--agent-api-base", server.base_url),
             *("--user", "llm", "--user-model", "openai/scripted"),
