@@ -8,17 +8,16 @@ request's future. A failed batch fails each of its requests with the same error.
 from __future__ import annotations
 
 import queue
-import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from typing import Generic, TypeVar
 
-RequestT = TypeVar("RequestT")
-ReplyT = TypeVar("ReplyT")
+from tautrait_steer_user.worker import ReplyT, RequestT, RequestWorker
 
 
-class Batcher(Generic[RequestT, ReplyT]):
+class Batcher(RequestWorker[RequestT, ReplyT]):
+    thread_name = "steer-batcher"
+
     """Runs ``generate`` on batches of submitted requests in a background thread.
 
     Args:
@@ -35,32 +34,12 @@ class Batcher(Generic[RequestT, ReplyT]):
     ) -> None:
         if max_batch < 1:
             raise ValueError("max_batch must be at least 1")
+        super().__init__()
         self.generate = generate
         self.max_batch = max_batch
         self.wait_s = wait_s
         self.batch_sizes: list[int] = []
         """Size of every batch generated so far, in order."""
-        self._queue: queue.Queue[tuple[RequestT, Future[ReplyT]] | None] = queue.Queue()
-        """Requests with their futures; ``None`` tells the worker to stop."""
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        """Start the worker thread."""
-        self._thread = threading.Thread(target=self._work, name="steer-batcher", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Let the worker finish the requests queued so far, then end it."""
-        if self._thread is not None:
-            self._queue.put(None)
-            self._thread.join()
-            self._thread = None
-
-    def submit(self, request: RequestT) -> Future[ReplyT]:
-        """Queue ``request``; its future holds the reply or the batch's error."""
-        future: Future[ReplyT] = Future()
-        self._queue.put((request, future))
-        return future
 
     @property
     def batches(self) -> int:

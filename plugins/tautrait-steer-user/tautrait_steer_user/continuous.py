@@ -10,7 +10,6 @@ waits ``wait_s`` for others, so requests sent together are prefilled together.
 from __future__ import annotations
 
 import queue
-import threading
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -19,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from tautrait_steer_user.generation import SteerReply
 from tautrait_steer_user.protocol import SteerRequest
+from tautrait_steer_user.worker import RequestWorker
 
 Waiting = tuple[SteerRequest, "Future[SteerReply]"]
 RECENT_ROUNDS = 4096
@@ -41,7 +41,7 @@ class RowEngine(Protocol):
     def drop_all(self) -> list[int]: ...
 
 
-class ContinuousBatcher:
+class ContinuousBatcher(RequestWorker[SteerRequest, SteerReply]):
     """Runs a :class:`RowEngine` on submitted requests in a background thread.
 
     Args:
@@ -49,38 +49,20 @@ class ContinuousBatcher:
         wait_s: How long the first request to an idle engine waits for others.
     """
 
+    thread_name = "steer-continuous"
+
     def __init__(self, engine: RowEngine, wait_s: float = 0.01) -> None:
+        super().__init__()
         self.engine = engine
         self.wait_s = wait_s
         self.batches = 0
         """Rounds of steps run so far."""
         self.batch_sizes: deque[int] = deque(maxlen=RECENT_ROUNDS)
         """Rows generating in each of the most recent rounds, in order."""
-        self._queue: queue.Queue[Waiting | None] = queue.Queue()
-        """Requests with their futures; ``None`` tells the worker to stop."""
         self._waiting: deque[Waiting] = deque()
         """Requests taken from the queue that have no free row yet (worker only)."""
         self._running: dict[int, Future[SteerReply]] = {}
         """The future of each row the engine generates (worker only)."""
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        """Start the worker thread."""
-        self._thread = threading.Thread(target=self._work, name="steer-continuous", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Let the worker finish the requests queued so far, then end it."""
-        if self._thread is not None:
-            self._queue.put(None)
-            self._thread.join()
-            self._thread = None
-
-    def submit(self, request: SteerRequest) -> Future[SteerReply]:
-        """Queue ``request``; its future holds the reply or the error."""
-        future: Future[SteerReply] = Future()
-        self._queue.put((request, future))
-        return future
 
     def pending(self) -> int:
         """Requests waiting for a row."""
