@@ -34,6 +34,10 @@ BUILTIN_PARTS = (
     ("retrieval", "bm25", "retrievals.bm25:BM25"),
     ("retrieval", "bm25_grep", "retrievals.bm25:BM25Grep"),
     ("retrieval", "grep_only", "retrievals.grep:GrepOnly"),
+    ("retrieval", "openai_embeddings", "retrievals.dense:OpenAIEmbeddings"),
+    ("retrieval", "openai_embeddings_grep", "retrievals.dense:OpenAIEmbeddingsGrep"),
+    ("retrieval", "qwen_embeddings", "retrievals.dense:QwenEmbeddings"),
+    ("retrieval", "qwen_embeddings_grep", "retrievals.dense:QwenEmbeddingsGrep"),
 )
 """Every built-in part: its registry kind, its name, and where it lives (``module:class``,
 the module relative to this package), in the order each kind registers them."""
