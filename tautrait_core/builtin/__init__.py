@@ -38,6 +38,9 @@ BUILTIN_PARTS = (
     ("retrieval", "openai_embeddings_grep", "retrievals.dense:OpenAIEmbeddingsGrep"),
     ("retrieval", "qwen_embeddings", "retrievals.dense:QwenEmbeddings"),
     ("retrieval", "qwen_embeddings_grep", "retrievals.dense:QwenEmbeddingsGrep"),
+    ("retrieval", "terminal_use", "retrievals.shell:TerminalUse"),
+    ("retrieval", "alltools", "retrievals.alltools:AllTools"),
+    ("retrieval", "alltools-qwen", "retrievals.alltools:AllToolsQwen"),
 )
 """Every built-in part: its registry kind, its name, and where it lives (``module:class``,
 the module relative to this package), in the order each kind registers them."""
