@@ -147,7 +147,7 @@ def prepare(config: RunConfig) -> PreparedRun:
         task_ids = list(range(config.start, end))
     if retrieval is not None:
         warnings += retrieval.warnings({i: task_set.tasks[i] for i in task_ids})
-    return PreparedRun(
+    prepared = PreparedRun(
         config,
         domain,
         task_set,
@@ -159,6 +159,8 @@ def prepare(config: RunConfig) -> PreparedRun:
         plugin_option_values(config),
         retrieval,
     )
+    prepared.episode_domain(task_ids[0])  # a clash of tool names fails here, not in an episode
+    return prepared
 
 
 def check_solo(config: RunConfig, domain: Domain, agent_class: type) -> None:
