@@ -8,10 +8,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from tautrait_core import Document, DocumentCollection, RetrievalSettings, RunConfig, prepare
+from tautrait_core import (
+    Document,
+    DocumentCollection,
+    RetrievalSettings,
+    RunConfig,
+    Task,
+    prepare,
+)
 from tautrait_core.builtin.retrievals import sandbox
+from tautrait_core.builtin.retrievals.alltools import AllTools
 from tautrait_core.builtin.retrievals.shell import TerminalUse
 from tautrait_core.errors import ConfigError
+from tautrait_core.scripted.server import ScriptedModelServer
 from tests.test_retrieval import knowledge_plugin as knowledge_plugin  # the fixture
 
 DOCUMENTS = DocumentCollection(
@@ -88,3 +97,25 @@ def test_commands_read_the_documents_and_cannot_write_or_leave() -> None:
     outside = run("cat \"$(printf '\\057')etc/passwd\"")
     assert outside == "Error (exit code 1): cat: /etc/passwd: No such file or directory\n"
     assert run("exit 3") == "Command failed with exit code 3"
+
+
+@needs_bwrap
+def test_alltools_gives_bm25_dense_and_the_shell_with_k() -> None:
+    with ScriptedModelServer() as server:
+        settings = RetrievalSettings(model="openai/embed", api_base=server.base_url)
+        AllTools.check(settings)
+        retrieval = AllTools(DOCUMENTS, settings)
+        bm25, dense, shell = retrieval.tools()
+        found = dense.invoke(None, {"query": "when does the library open", "k": 1})
+    assert [bm25.name, dense.name, shell.name] == ["KB_search_bm25", "KB_search_dense", "shell"]
+    assert bm25.schema["function"]["parameters"]["properties"]["k"]["default"] == 10
+    assert found.startswith("1. Opening hours\n") and "\n2. " not in found
+    assert bm25.invoke(None, {"query": "lost card", "k": 0}).startswith(
+        "No relevant documents found.\n\n[Timing: "
+    )
+    assert "ls" in shell.invoke(None, {"command": "echo ls"})
+    retrieval.settings = RetrievalSettings()  # τ³'s own words for its default model
+    assert retrieval.placeholders(Task(user_id="", instruction="")) == {
+        "all_tools_dense_instructions": "The `KB_search_dense` tool uses **OpenAI API** with "
+        "embedding model `text-embedding-3-large` for dense retrieval."
+    }
