@@ -22,8 +22,9 @@ from tautrait_core.llm.keys import require_keys
 from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.retrieval.base import Retrieval
 from tautrait_core.retrieval.episode_domain import with_retrieval
+from tautrait_core.retrieval.shared import retrieval_instance
 from tautrait_core.run.plugin_options import checked_plugin_options, plugin_option_values
-from tautrait_core.run.retrieval import prepare_retrieval
+from tautrait_core.run.retrieval import choose_retrieval
 from tautrait_core.types.result import EpisodeResult
 
 RAY_INSTALL_HINT = "install the extra with: pip install 'tautrait-core[ray]'"
@@ -72,7 +73,7 @@ def prepare(config: RunConfig) -> PreparedRun:
     domain = manager.get(
         "domain", config.domain, "Install a domain plugin, e.g. pip install tautrait-telehealth"
     )
-    config, retrieval = prepare_retrieval(config, domain)
+    config, retrieval_class = choose_retrieval(config, domain)
     agent, user = config.agent, config.user
     agent_class = manager.get("agent", agent.strategy)
     if user.strategy is None:
@@ -145,7 +146,9 @@ def prepare(config: RunConfig) -> PreparedRun:
                 f"of {total} tasks"
             )
         task_ids = list(range(config.start, end))
-    if retrieval is not None:
+    retrieval = None
+    if retrieval_class is not None and domain.documents is not None:  # built once checked
+        retrieval = retrieval_instance(retrieval_class, domain.documents, config.retrieval)
         warnings += retrieval.warnings({i: task_set.tasks[i] for i in task_ids})
     prepared = PreparedRun(
         config,

@@ -1,4 +1,4 @@
-"""A run's retrieval configuration: chosen, checked and built when the run is prepared."""
+"""A run's retrieval configuration: chosen and checked when the run is prepared."""
 
 from __future__ import annotations
 
@@ -7,17 +7,16 @@ from tautrait_core.domain.domain import Domain
 from tautrait_core.errors import ConfigError
 from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.retrieval.base import Retrieval
-from tautrait_core.retrieval.shared import retrieval_instance
 
 
-def prepare_retrieval(config: RunConfig, domain: Domain) -> tuple[RunConfig, Retrieval | None]:
+def choose_retrieval(config: RunConfig, domain: Domain) -> tuple[RunConfig, type[Retrieval] | None]:
     """The run's configuration with its retrieval named (the domain's default when none was
-    given, so the run stores what it used), and the retrieval serving the domain's
-    documents (``None`` for a domain without documents).
+    given, so the run stores what it used), and the registered configuration, checked
+    (``None`` for a domain without documents). Nothing is built yet.
 
     Raises:
         ConfigError: ``--retrieval`` for a domain without documents, or a configuration
-            that cannot run here.
+            that cannot run here (``Retrieval.check``).
         UnknownNameError: no plugin registers the name (the error lists those that do).
     """
     settings = config.retrieval
@@ -35,4 +34,4 @@ def prepare_retrieval(config: RunConfig, domain: Domain) -> tuple[RunConfig, Ret
         settings = config.retrieval
     configuration = get_plugin_manager().get("retrieval", settings.name)
     configuration.check(settings)
-    return config, retrieval_instance(configuration, documents, settings)
+    return config, configuration
