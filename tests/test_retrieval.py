@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,22 +18,10 @@ from tautrait_core.builtin.retrievals.bm25 import BM25, BM25Index
 from tautrait_core.builtin.retrievals.grep import GrepOnly
 from tautrait_core.cli import cli
 from tautrait_core.errors import ConfigError, UnknownNameError
-from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
+from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.run.sweep_file import load_sweep_file
 from tautrait_core.scripted.server import ScriptedModelServer, reply_text, reply_tool_call
 from tests.plugins import toy_knowledge
-
-
-@pytest.fixture
-def knowledge_plugin(toy_plugin: object) -> Iterator[object]:
-    """The toy library (``toylib``, no documents) and its twin with documents (``toyknow``)."""
-    manager = get_plugin_manager()
-    manager.register(toy_knowledge, name="toy_knowledge")
-    try:
-        yield toy_knowledge
-    finally:
-        manager.unregister("toy_knowledge")
-        reset_plugin_manager()
 
 
 def run_cli(*arguments: str) -> Any:
@@ -214,3 +202,18 @@ def test_plugins_lists_the_retrievals(knowledge_plugin: object) -> None:
 def test_unknown_retrieval_in_the_library_is_an_unknown_name(knowledge_plugin: object) -> None:
     with pytest.raises(UnknownNameError):
         prepare(RunConfig(domain="toyknow", agent="oracle", retrieval="nope"))
+
+
+def test_bm25_without_its_extra_says_how_to_install_it(
+    knowledge_plugin: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tautrait_core.retrieval.shared import forget_built
+
+    forget_built()
+    monkeypatch.setitem(sys.modules, "rank_bm25", None)
+    with pytest.raises(ConfigError) as raised:
+        prepare(RunConfig(domain="toyknow", agent="oracle", retrieval="bm25"))
+    assert str(raised.value) == (
+        "BM25 retrieval needs rank-bm25, which is not installed; install it with: "
+        "pip install 'tautrait-core[retrieval]'"
+    )

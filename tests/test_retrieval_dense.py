@@ -12,7 +12,6 @@ from tautrait_core.builtin.retrievals.dense import OpenAIEmbeddings, OpenAIEmbed
 from tautrait_core.errors import ConfigError, StorageError
 from tautrait_core.retrieval.shared import forget_built
 from tautrait_core.scripted.server import ScriptedModelServer
-from tests.test_retrieval import knowledge_plugin as knowledge_plugin  # the fixture
 
 DOCUMENTS = DocumentCollection(
     [

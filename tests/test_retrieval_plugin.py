@@ -16,7 +16,6 @@ from click.testing import CliRunner
 from tautrait_core import RunConfig, prepare
 from tautrait_core.cli import cli
 from tautrait_core.plugins import get_plugin_manager
-from tests.test_retrieval import knowledge_plugin as knowledge_plugin  # the fixture
 
 GUIDE = Path(__file__).resolve().parents[1] / "docs" / "retrieval.md"
 

@@ -21,7 +21,6 @@ from tautrait_core.builtin.retrievals.alltools import AllTools
 from tautrait_core.builtin.retrievals.shell import TerminalUse
 from tautrait_core.errors import ConfigError
 from tautrait_core.scripted.server import ScriptedModelServer
-from tests.test_retrieval import knowledge_plugin as knowledge_plugin  # the fixture
 
 DOCUMENTS = DocumentCollection(
     [
