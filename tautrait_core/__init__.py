@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         ExecutorSettings as ExecutorSettings,
         JudgeSettings as JudgeSettings,
         Limits as Limits,
+        RetrievalSettings as RetrievalSettings,
         StorageSettings as StorageSettings,
         TransportSettings as TransportSettings,
         UserSettings as UserSettings,
@@ -57,6 +58,10 @@ if TYPE_CHECKING:
         calculate as calculate,
         think as think,
         transfer_to_human_agents as transfer_to_human_agents,
+    )
+    from tautrait_core.domain.documents import (
+        Document as Document,
+        DocumentCollection as DocumentCollection,
     )
     from tautrait_core.domain.domain import (
         Domain as Domain,
@@ -157,6 +162,17 @@ if TYPE_CHECKING:
     )
     from tautrait_core.registrations import (
         DeferredPart as DeferredPart,
+    )
+    from tautrait_core.retrieval.base import (
+        Retrieval as Retrieval,
+    )
+    from tautrait_core.retrieval.results import (
+        hit_list as hit_list,
+        timed_search as timed_search,
+        without_timing as without_timing,
+    )
+    from tautrait_core.retrieval.shared import (
+        shared_index as shared_index,
     )
     from tautrait_core.run.prepared import (
         PreparedRun as PreparedRun,

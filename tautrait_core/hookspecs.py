@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from tautrait_core.episode.agent import Agent
     from tautrait_core.episode.trait_backend import TraitBackend
     from tautrait_core.episode.user import UserSimulator
+    from tautrait_core.retrieval.base import Retrieval
     from tautrait_core.run_options import RunOption
 
 
@@ -61,6 +62,16 @@ def register_trait_backends(register: Callable[[type[TraitBackend]], None]) -> N
 
     :param register: call ``register(BackendClass)``; the class has a ``name`` attribute
         (see :class:`tautrait_core.episode.trait_backend.TraitBackend`).
+    """
+
+
+@hookspec
+def register_retrievals(register: Callable[[type[Retrieval]], None]) -> None:
+    """Register retrieval configurations: how an agent searches a domain's documents.
+
+    :param register: call ``register(RetrievalClass)``; the class has a ``name`` attribute
+        (the ``--retrieval`` value) and is constructed once per document collection and
+        process (see :class:`tautrait_core.retrieval.base.Retrieval`).
     """
 
 

@@ -51,3 +51,8 @@ def imports_dir(source: str) -> Path:
 def response_cache_path() -> Path:
     """The model response cache used by ``--cache``."""
     return data_dir() / "response-cache.db"
+
+
+def embeddings_cache_path() -> Path:
+    """The embeddings cache of dense retrieval (vectors by model and text)."""
+    return data_dir() / "embeddings-cache.db"

@@ -50,6 +50,7 @@ DEFAULT_PLUGINS = (
     "tautrait_core.builtin.agents",
     "tautrait_core.builtin.users",
     "tautrait_core.builtin.traits",
+    "tautrait_core.builtin.retrievals",
 )
 
 
@@ -60,6 +61,7 @@ REGISTRY_HOOKS = {
     "user": "register_user_simulators",
     "trait_backend": "register_trait_backends",
     "run_option": "register_run_options",
+    "retrieval": "register_retrievals",
 }
 
 # What a plugin may raise and be skipped for: sys.exit() too, never Ctrl-C (KeyboardInterrupt)

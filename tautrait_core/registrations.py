@@ -118,13 +118,15 @@ class DeferredPart:
         return value() if self.build else value
 
 
-# registry kind -> (module, class): agents, users and trait backends register subclasses of
+# registry kind -> (module, class): agents, users, trait backends and retrievals register
+# subclasses of
 # the class, run options register instances of it
 REGISTRY_BASES = {
     "agent": ("tautrait_core.episode.agent", "Agent"),
     "user": ("tautrait_core.episode.user", "UserSimulator"),
     "trait_backend": ("tautrait_core.episode.trait_backend", "TraitBackend"),
     "run_option": ("tautrait_core.run_options", "RunOption"),
+    "retrieval": ("tautrait_core.retrieval.base", "Retrieval"),
 }
 
 

@@ -38,3 +38,17 @@ def toy_plugin() -> Iterator[object]:
     finally:
         manager.unregister("toy_library")
         reset_plugin_manager()
+
+
+@pytest.fixture
+def knowledge_plugin(toy_plugin: object) -> Iterator[object]:
+    """The toy library (``toylib``, no documents) and its twin with documents (``toyknow``)."""
+    from tests.plugins import toy_knowledge
+
+    manager = get_plugin_manager()
+    manager.register(toy_knowledge, name="toy_knowledge")
+    try:
+        yield toy_knowledge
+    finally:
+        manager.unregister("toy_knowledge")
+        reset_plugin_manager()

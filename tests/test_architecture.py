@@ -154,6 +154,7 @@ LAYERS = [
     {"llm"},
     {"store"},
     {"domain"},
+    {"retrieval"},
     {"grading"},
     {"episode"},
     {"hookspecs", "plugins"},

@@ -10,7 +10,15 @@ from pathlib import Path
 import click
 from click.testing import CliRunner, Result
 
-from tautrait_core import Agent, RunOption, TraitBackend, UserSimulator, hookimpl, hookspecs
+from tautrait_core import (
+    Agent,
+    Retrieval,
+    RunOption,
+    TraitBackend,
+    UserSimulator,
+    hookimpl,
+    hookspecs,
+)
 from tautrait_core.cli import cli
 from tautrait_core.errors import ConfigError
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
@@ -80,6 +88,16 @@ def test_hook_register_trait_backends() -> None:
             register(type("Whisper", (TraitBackend,), {"name": "whisper"}))
 
     assert registered(Plugin, "trait_backend") == ["prompt", "whisper"]
+
+
+def test_hook_register_retrievals() -> None:
+    class Plugin:
+        @staticmethod
+        @hookimpl
+        def register_retrievals(register):  # type: ignore[no-untyped-def]
+            register(type("Oracle", (Retrieval,), {"name": "oracle_search"}))
+
+    assert {"oracle_search", "bm25", "grep_only"} <= set(registered(Plugin, "retrieval"))
 
 
 def test_hook_register_run_options() -> None:

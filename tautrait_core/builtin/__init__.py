@@ -1,8 +1,9 @@
-"""The built-in agents, users and prompt traits, registered like any plugin.
+"""The built-in agents, users, prompt traits and retrieval configurations, registered like
+any plugin.
 
-:data:`BUILTIN_PARTS` lists them all; the plugin modules :mod:`.agents`, :mod:`.users` and
-:mod:`.traits` each register the parts of their kind from it, by name, so that each part is
-imported only when a command uses it.
+:data:`BUILTIN_PARTS` lists them all; the plugin modules :mod:`.agents`, :mod:`.users`,
+:mod:`.traits` and :mod:`.retrievals` each register the parts of their kind from it, by
+name, so that each part is imported only when a command uses it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,19 @@ BUILTIN_PARTS = (
     ("user", "reflection", "users.strategies:ReflectingUser"),
     ("user", "human", "human:HumanUser"),
     ("trait_backend", "prompt", "traits.prompt:PromptTraitBackend"),
+    ("retrieval", "no_knowledge", "retrievals.knowledge:NoKnowledge"),
+    ("retrieval", "full_kb", "retrievals.knowledge:FullKnowledgeBase"),
+    ("retrieval", "golden_retrieval", "retrievals.knowledge:GoldenRetrieval"),
+    ("retrieval", "bm25", "retrievals.bm25:BM25"),
+    ("retrieval", "bm25_grep", "retrievals.bm25:BM25Grep"),
+    ("retrieval", "grep_only", "retrievals.grep:GrepOnly"),
+    ("retrieval", "openai_embeddings", "retrievals.dense:OpenAIEmbeddings"),
+    ("retrieval", "openai_embeddings_grep", "retrievals.dense:OpenAIEmbeddingsGrep"),
+    ("retrieval", "qwen_embeddings", "retrievals.dense:QwenEmbeddings"),
+    ("retrieval", "qwen_embeddings_grep", "retrievals.dense:QwenEmbeddingsGrep"),
+    ("retrieval", "terminal_use", "retrievals.shell:TerminalUse"),
+    ("retrieval", "alltools", "retrievals.alltools:AllTools"),
+    ("retrieval", "alltools-qwen", "retrievals.alltools:AllToolsQwen"),
 )
 """Every built-in part: its registry kind, its name, and where it lives (``module:class``,
 the module relative to this package), in the order each kind registers them."""

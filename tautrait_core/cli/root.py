@@ -101,6 +101,32 @@ def judge_options(help: str) -> Callable[[Callable[..., Any]], Callable[..., Any
     return add_options
 
 
+def retrieval_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--retrieval`` (τ³'s ``--retrieval-config``), ``--retrieval-model`` and
+    ``--retrieval-api-base``: how the agent searches a domain's documents."""
+    name = click.option(
+        "--retrieval",
+        "--retrieval-config",
+        "retrieval",
+        default=None,
+        help="How the agent searches the domain's documents (domains with a knowledge "
+        "base): bm25, grep_only, bm25_grep, full_kb, golden_retrieval, no_knowledge, "
+        "openai_embeddings, terminal_use, ... (see: tautrait plugins) [default: bm25, "
+        "offline; τ³'s alltools needs embeddings and a sandbox].",
+    )
+    model = click.option(
+        "--retrieval-model",
+        default=None,
+        help="Embedding model of the dense configurations [default: text-embedding-3-large].",
+    )
+    api_base = click.option(
+        "--retrieval-api-base",
+        default=None,
+        help="OpenAI-compatible server for the embedding model.",
+    )
+    return name(model(api_base(command)))
+
+
 def run_ids_argument(metavar: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """One or more stored runs (ids, unique prefixes of ids, or 'latest'), as ``run_ids``;
     ``metavar`` is how the help names them."""

@@ -23,6 +23,7 @@ from tautrait_core.cli.root import (
     library_call,
     max_cost_option,
     results_db_option,
+    retrieval_options,
     trait_backend_option,
 )
 from tautrait_core.cli.run_command import PLUGIN_OPTION_PREFIX, RunCommand
@@ -94,6 +95,7 @@ ray_address_option = click.option(
     "Model that judges NL assertions (τ²-style tasks whose reward basis holds "
     "NL_ASSERTION; without it they are not scoreable)."
 )
+@retrieval_options
 @trait_backend_option
 @click.option("--traits", default=None, help="Trait mix, e.g. impatience=high,confusion=1.")
 @click.option(

@@ -86,6 +86,20 @@ class JudgeSettings(_Part):
     api_base: str | None = None
 
 
+class RetrievalSettings(_Part):
+    """How the agent searches a domain's documents (domains with a knowledge base)."""
+
+    name: str | None = None
+    """The registered retrieval configuration (``--retrieval``, τ³'s names: ``bm25``,
+    ``grep_only``, ``full_kb``, ...); ``None``: the domain's default (``bm25``), decided
+    when the run is prepared."""
+    model: str | None = None
+    """The embedding model of the dense configurations (``None``: the configuration's
+    default, τ³'s ``text-embedding-3-large``)."""
+    api_base: str | None = None
+    """The OpenAI-compatible server the embedding model is called on."""
+
+
 class TransportSettings(_Part):
     """How model requests are sent: retries, timeouts and the response cache."""
 
@@ -151,6 +165,7 @@ PARTS: dict[str, type[_Part]] = {
     "storage": StorageSettings,
     "executor": ExecutorSettings,
     "limits": Limits,
+    "retrieval": RetrievalSettings,
 }
 """RunConfig's parts by attribute name."""
 
@@ -196,6 +211,9 @@ FLAT_FIELDS: dict[str, FlatField] = {
     "log_dir": FlatField("storage", "log_dir"),
     "executor": FlatField("executor", "kind"),
     "ray_address": FlatField("executor", "ray_address"),
+    "retrieval": FlatField("retrieval", "name", ("retrieval_config",)),
+    "retrieval_model": FlatField("retrieval", "model"),
+    "retrieval_api_base": FlatField("retrieval", "api_base"),
 }
 """The flat key of every part field, in the order stored runs list them."""
 

@@ -38,6 +38,7 @@ from tautrait_core.config.parts import (
     ExecutorSettings,
     JudgeSettings,
     Limits,
+    RetrievalSettings,
     StorageSettings,
     TransportSettings,
     UserSettings,
@@ -65,7 +66,12 @@ EXECUTION_SETTINGS = frozenset(
 :meth:`RunConfig.settings` (so they never make two runs incomparable) and taken from the new
 command line when a run is resumed."""
 
-RESUME_SETTINGS = EXECUTION_SETTINGS | {"agent_api_base", "user_api_base", "judge_api_base"}
+RESUME_SETTINGS = EXECUTION_SETTINGS | {
+    "agent_api_base",
+    "user_api_base",
+    "judge_api_base",
+    "retrieval_api_base",
+}
 """Flat keys that ``--resume`` takes from the new command line when they are given there (the
 execution settings and the model servers, which may move between sessions); every other
 key defines the run, and giving it with a different value is refused on resume."""
@@ -74,6 +80,10 @@ OMITTED_AT_DEFAULT = {"max_errors": None, "solo": False}
 """Settings added after runs and sweeps were first stored: left out of
 :meth:`RunConfig.settings` at their default, so a run or sweep stored before them still
 compares (and resumes) as equal."""
+
+LEFT_OUT_WHEN_UNSET = frozenset({"retrieval", "retrieval_model", "retrieval_api_base"})
+"""Settings of domains with documents: left out of the flat form while unset (``None``), so
+runs of other domains, and runs stored before them, keep their layout."""
 
 MOVED_TO_PLUGINS = {"steer_endpoint": "steer_endpoint", "endpoint": "steer_endpoint"}
 """Former RunConfig fields (and their aliases) now declared by a plugin, with the plugin
@@ -142,6 +152,7 @@ class RunConfig(BaseModel):
     storage: StorageSettings = Field(default_factory=StorageSettings)
     executor: ExecutorSettings = Field(default_factory=ExecutorSettings)
     limits: Limits = Field(default_factory=Limits)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
 
     plugin_options: dict[str, Any] = Field(default_factory=dict)
     """Values of the run options plugins declare, by option name, as given; preparing the
@@ -182,7 +193,9 @@ class RunConfig(BaseModel):
                 if key in nested:
                     flat[key] = nested[key]
             elif where.field in nested.get(where.part, {}):
-                flat[key] = nested[where.part][where.field]
+                value = nested[where.part][where.field]
+                if value is not None or key not in LEFT_OUT_WHEN_UNSET:
+                    flat[key] = value
         return flat
 
     def given(self) -> set[str]:

@@ -17,6 +17,7 @@ from tautrait_core.types.task import Task
 if TYPE_CHECKING:
     from sqlmodel import SQLModel
 
+    from tautrait_core.domain.documents import DocumentCollection
     from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.domain.tools import ERROR_PREFIX, Tool
 
@@ -96,6 +97,13 @@ class Domain:
         unknown_tool_message: The observation for a call of a tool the domain does not
             have, with ``{name}`` for its name (τ²-bench variants: ``"Tool '{name}' not
             found."``); ``None``: tautrait's text, which lists the available tools.
+
+    Knowledge (τ³): documents the agent may search.
+
+    Args:
+        documents: The knowledge base, searched through the run's retrieval configuration
+            (``--retrieval``), which adds its tools before ``tools`` and assembles the
+            policy (see docs/retrieval.md); ``None``: the domain has no documents.
     """
 
     name: str
@@ -119,6 +127,7 @@ class Domain:
     merge_initial_data: Callable[[EpisodeDB, str, dict[str, Any]], None] | None = None
     solo_policy: str | None = None
     unknown_tool_message: str | None = None
+    documents: DocumentCollection | None = None
 
     def __post_init__(self) -> None:
         for role, tools in (("tools", self.tools), ("user tools", self.user_tools)):

@@ -114,7 +114,7 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
             )
         self.context = EpisodeContext.of_run(
             self.config,
-            self.prepared.domain,
+            self.prepared.episode_domain(task_id),
             tasks[task_id],
             task_id,
             trial=0,
@@ -207,7 +207,8 @@ class AgentEnv(EpisodeEnv):
         super().__init__(*args, **kwargs)
         self.observation_space = spaces.Dict({"messages": text_space(), "tools": text_space()})
         self.action_space = text_space(MAX_ACTION)
-        self._tools = to_json(self.prepared.domain.tool_schemas)
+        first_task = self.prepared.task_ids[0]  # a retrieval's tools are the same in every task
+        self._tools = to_json(self.prepared.episode_domain(first_task).tool_schemas)
         self._conversation: list[Message] = []
 
     def _episode(self, context: EpisodeContext, handoff: Handoff) -> Any:

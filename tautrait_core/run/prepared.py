@@ -20,7 +20,11 @@ from tautrait_core.episode.loop import run_episode
 from tautrait_core.errors import ConfigError
 from tautrait_core.llm.keys import require_keys
 from tautrait_core.plugins import get_plugin_manager
+from tautrait_core.retrieval.base import Retrieval
+from tautrait_core.retrieval.episode_domain import with_retrieval
+from tautrait_core.retrieval.shared import retrieval_instance
 from tautrait_core.run.plugin_options import checked_plugin_options, plugin_option_values
+from tautrait_core.run.retrieval import choose_retrieval
 from tautrait_core.types.result import EpisodeResult
 
 RAY_INSTALL_HINT = "install the extra with: pip install 'tautrait-core[ray]'"
@@ -41,6 +45,20 @@ class PreparedRun:
     """Problems that do not stop the run (shown with its results)."""
     plugin_options: dict[str, Any] = field(default_factory=dict)
     """Every declared run option's value in this run (as given, else its default)."""
+    retrieval: Retrieval | None = None
+    """How the agent searches the domain's documents (``None``: the domain has none)."""
+    _episode_domains: dict[int | None, Domain] = field(default_factory=dict, repr=False)
+
+    def episode_domain(self, task_id: int) -> Domain:
+        """The domain as an episode of task ``task_id`` sees it: with the retrieval's tools
+        first and the policy assembled for it (per task under ``golden_retrieval``)."""
+        if self.retrieval is None:
+            return self.domain
+        key = task_id if self.retrieval.policy_per_task else None
+        if key not in self._episode_domains:
+            task = self.task_set.tasks[task_id]
+            self._episode_domains[key] = with_retrieval(self.domain, self.retrieval, task)
+        return self._episode_domains[key]
 
 
 def prepare(config: RunConfig) -> PreparedRun:
@@ -55,6 +73,7 @@ def prepare(config: RunConfig) -> PreparedRun:
     domain = manager.get(
         "domain", config.domain, "Install a domain plugin, e.g. pip install tautrait-telehealth"
     )
+    config, retrieval_class = choose_retrieval(config, domain)
     agent, user = config.agent, config.user
     agent_class = manager.get("agent", agent.strategy)
     if user.strategy is None:
@@ -127,7 +146,11 @@ def prepare(config: RunConfig) -> PreparedRun:
                 f"of {total} tasks"
             )
         task_ids = list(range(config.start, end))
-    return PreparedRun(
+    retrieval = None
+    if retrieval_class is not None and domain.documents is not None:  # built once checked
+        retrieval = retrieval_instance(retrieval_class, domain.documents, config.retrieval)
+        warnings += retrieval.warnings({i: task_set.tasks[i] for i in task_ids})
+    prepared = PreparedRun(
         config,
         domain,
         task_set,
@@ -137,7 +160,10 @@ def prepare(config: RunConfig) -> PreparedRun:
         backend_class,
         warnings,
         plugin_option_values(config),
+        retrieval,
     )
+    prepared.episode_domain(task_ids[0])  # a clash of tool names fails here, not in an episode
+    return prepared
 
 
 def check_solo(config: RunConfig, domain: Domain, agent_class: type) -> None:
@@ -165,7 +191,7 @@ def episode_context(prepared: PreparedRun, task_id: int, trial: int) -> EpisodeC
     config = prepared.config
     return EpisodeContext.of_run(
         config,
-        prepared.domain,
+        prepared.episode_domain(task_id),
         prepared.task_set.tasks[task_id],
         task_id,
         trial,

@@ -1,5 +1,8 @@
 """A scripted OpenAI-compatible chat-completions server on loopback, for tests and benchmarks.
 
+It answers ``/v1/embeddings`` too, deterministically (:func:`hashed_embedding` by default),
+so dense retrieval runs offline.
+
 Tests point litellm at it (``api_base=server.base_url``, model ``openai/<anything>``), so the
 real client path runs: request building, HTTP, response parsing, retries, cost lookup.
 What the server answers is decided by a *responder* (a function of the request body) and
@@ -12,6 +15,7 @@ answers that trip client timeouts, truncated bodies).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import socket
@@ -105,6 +109,16 @@ def chat_completion(request: dict[str, Any], reply: Reply, number: int) -> dict[
     }
 
 
+def hashed_embedding(text: str, dimensions: int = 64) -> list[float]:
+    """A deterministic bag-of-words vector: each lower-cased word adds 1 to the component its
+    hash picks, so texts that share words point the same way (a stand-in for a real model)."""
+    vector = [0.0] * dimensions
+    for word in text.lower().split():
+        digest = hashlib.sha256(word.encode("utf-8", "surrogatepass")).digest()
+        vector[int.from_bytes(digest[:4], "big") % dimensions] += 1.0
+    return vector
+
+
 class _ChatCompletionsHandler(JSONRequestHandler["ScriptedModelServer"]):
     """Answers the OpenAI routes for :class:`ScriptedModelServer`."""
 
@@ -128,6 +142,9 @@ class _ChatCompletionsHandler(JSONRequestHandler["ScriptedModelServer"]):
         except json.JSONDecodeError:
             self._send(400, {"error": {"message": "invalid JSON body"}})
             return
+        if self.path.rstrip("/").endswith("/embeddings"):
+            self._embeddings(request)
+            return
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
@@ -140,6 +157,21 @@ class _ChatCompletionsHandler(JSONRequestHandler["ScriptedModelServer"]):
         finally:
             with service._lock:
                 service._concurrent -= 1
+
+    def _embeddings(self, request: dict[str, Any]) -> None:
+        service = self.service
+        texts = request.get("input", [])
+        texts = [texts] if isinstance(texts, str) else texts
+        with service._lock:
+            service.embedding_requests.append(request)
+        data = [
+            {"object": "embedding", "index": index, "embedding": service.embedder(text)}
+            for index, text in enumerate(texts)
+        ]
+        tokens = sum(len(str(text).split()) for text in texts)
+        usage = {"prompt_tokens": tokens, "total_tokens": tokens}
+        model = request.get("model", "scripted")
+        self._send(200, {"object": "list", "data": data, "model": model, "usage": usage})
 
     def _answer(self, request: dict[str, Any], failure: Failure | None) -> None:
         if failure is not None:
@@ -199,9 +231,12 @@ class ScriptedModelServer(LoopbackService[dict[str, Any], Failure]):
             threads, so keep it thread-safe.
         latency_s: Seconds every answer waits before it is sent.
         port: The port to listen on (0: any free port).
+        embedder: The vector ``/v1/embeddings`` answers for a text (default:
+            :func:`hashed_embedding`).
 
     Attributes:
         requests: Every chat-completions request body received, in order.
+        embedding_requests: Every embeddings request body received, in order.
         max_concurrent: The most chat-completions requests that were being answered at
             once (how far clients overlapped their calls).
     """
@@ -210,9 +245,15 @@ class ScriptedModelServer(LoopbackService[dict[str, Any], Failure]):
     handler_class = _ChatCompletionsHandler
 
     def __init__(
-        self, responder: Responder | None = None, latency_s: float = 0.0, port: int = 0
+        self,
+        responder: Responder | None = None,
+        latency_s: float = 0.0,
+        port: int = 0,
+        embedder: Callable[[str], list[float]] = hashed_embedding,
     ) -> None:
         super().__init__(port)
+        self.embedder = embedder
+        self.embedding_requests: list[dict[str, Any]] = []
         self.responder: Responder = responder or (lambda request: reply_text("OK"))
         self.latency_s = latency_s
         self.max_concurrent = 0

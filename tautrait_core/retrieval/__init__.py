@@ -1,0 +1,1 @@
+"""Retrieval configurations: how an agent searches a domain's documents (τ³)."""
