@@ -165,6 +165,7 @@ COMMAND_MODULES = {
     "sweep": "tautrait_core.cli.sweep",
     "tasks": "tautrait_core.cli.results",
     "traits": "tautrait_core.cli.traits",
+    "view": "tautrait_core.cli.view",
 }
 """Each core command and the module whose ``@cli.command`` adds it to the root group."""
 
