@@ -148,6 +148,7 @@ COMMAND_MODULES = {
     "cache": "tautrait_core.cli.cache",
     "check": "tautrait_core.cli.check",
     "compare": "tautrait_core.cli.reports",
+    "domain": "tautrait_core.cli.domains",
     "diagnose": "tautrait_core.cli.reports",
     "export": "tautrait_core.cli.results",
     "import": "tautrait_core.cli.results",

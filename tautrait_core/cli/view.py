@@ -10,7 +10,7 @@ import click
 from tautrait_core.cli.root import cli, library_call, open_store, results_db_option
 
 
-@cli.command()
+@cli.command(short_help="Browse runs, failed episodes and their transcripts.")
 @click.argument("run_id", required=False, metavar="[RUN]")
 @results_db_option
 def view(run_id: str | None, results_db: Path | None) -> None:
