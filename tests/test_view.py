@@ -9,13 +9,14 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
+from tautrait_core.store.results import ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT_S = 60.0
@@ -73,19 +74,31 @@ def results_db(toy_plugin: object, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def terminal(results_db: Path, isolated_home: Path) -> Iterator[Terminal]:
-    """``tautrait view --results-db DB`` running in tmux."""
+def start_view(results_db: Path, isolated_home: Path) -> Iterator[Callable[..., Terminal]]:
+    """Starts ``tautrait view --results-db DB ARGS...`` in tmux (stopped afterwards)."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")
-    view = [sys.executable, "-m", "tautrait_core", "view", "--results-db", str(results_db)]
-    env = f"TAUTRAIT_HOME={shlex.quote(str(isolated_home))} TAUTRAIT_LOAD_PLUGINS= TERM=xterm"
-    command = f"cd {shlex.quote(str(ROOT))} && env {env} {shlex.join(view)}; echo VIEW-EXIT $?"
-    command += "; sleep 600"
-    terminal = Terminal(command, f"tautrait-view-{os.getpid()}")
+    started: list[Terminal] = []
+
+    def start(*arguments: str) -> Terminal:
+        view = [sys.executable, "-m", "tautrait_core", "view", "--results-db", str(results_db)]
+        env = f"TAUTRAIT_HOME={shlex.quote(str(isolated_home))} TAUTRAIT_LOAD_PLUGINS= TERM=xterm"
+        command = f"cd {shlex.quote(str(ROOT))} && env {env} {shlex.join([*view, *arguments])}"
+        command += "; echo VIEW-EXIT $?; sleep 600"
+        started.append(Terminal(command, f"tautrait-view-{os.getpid()}-{len(started)}"))
+        return started[-1]
+
     try:
-        yield terminal
+        yield start
     finally:
-        terminal.close()
+        for terminal in started:
+            terminal.close()
+
+
+@pytest.fixture
+def terminal(start_view: Callable[..., Terminal]) -> Terminal:
+    """``tautrait view --results-db DB`` running in tmux."""
+    return start_view()
 
 
 def test_view_picks_a_run_filters_failures_and_reads_a_transcript(terminal: Terminal) -> None:
@@ -114,6 +127,27 @@ def test_view_picks_a_run_filters_failures_and_reads_a_transcript(terminal: Term
     assert "Database differs from the gold replay in:" in reward
     terminal.type("b")
     terminal.wait_for("6 of 6 episodes failed or errored")
+    terminal.type("q")
+    terminal.wait_for("VIEW-EXIT 0")
+
+
+def test_view_of_a_run_opens_its_episodes_a_page_at_a_time(
+    start_view: Callable[..., Terminal], toy_plugin: object, results_db: Path
+) -> None:
+    many = ["run", "--domain", "toylib", "--agent", "oracle", "--num-trials", "10"]
+    assert CliRunner().invoke(cli, [*many, "--results-db", str(results_db)]).exit_code == 0
+    stored = ResultStore(results_db).list_runs()
+    [run] = [record for record in stored if record.num_trials == 10]
+    terminal = start_view(run.id)
+    first = terminal.wait_for(": 30 episodes (1-16 of 30)", "b: runs")
+    assert "16   1      5       pass" in first
+    terminal.type("n")
+    second = terminal.wait_for(": 30 episodes (17-30 of 30)", "b: runs")
+    assert "30   2      9       pass" in second
+    terminal.type("n")
+    terminal.wait_for("No more pages that way.")
+    terminal.type("b")
+    terminal.wait_for("Runs (1-3 of 3)", "open run")
     terminal.type("q")
     terminal.wait_for("VIEW-EXIT 0")
 

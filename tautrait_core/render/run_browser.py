@@ -93,10 +93,10 @@ class RunBrowser:
         for item in body:
             self.out.print(item)
 
-    def runs(self, page: Page | None = None) -> Screen:
+    def runs(self) -> Screen:
         """The screen listing the stored runs."""
         records = self.store.list_runs()
-        page = page or Page(len(records), self.list_size())
+        page = Page(len(records), self.list_size())
 
         def screen() -> Screen | None:
             shown = records[page.first : page.last]
@@ -114,14 +114,14 @@ class RunBrowser:
             self.show(f"Runs ({page.where()}) in {self.store.path}", [table])
             answer = self.ask("number: open run   n/p: next/previous page   q: quit")
             if answer.isdigit() and 1 <= int(answer) <= len(records):
-                return self.episodes(records[int(answer) - 1])
+                return self.episodes(records[int(answer) - 1], screen)
             return self._move(answer, page, screen, "run")
 
         return screen
 
-    def episodes(self, record: RunRecord, failed_only: bool = False) -> Screen:
+    def episodes(self, record: RunRecord, back: Screen, failed_only: bool = False) -> Screen:
         """The screen listing one run's episodes (only those that did not pass when
-        ``failed_only``)."""
+        ``failed_only``); ``back`` is the runs screen."""
         stored = sorted(self.store.episodes(record.id), key=lambda r: (r.task_id, r.trial))
         results = [r for r in stored if r.outcome != Outcome.PASS] if failed_only else stored
         page = Page(len(results), self.list_size())
@@ -148,9 +148,9 @@ class RunBrowser:
             if answer.isdigit() and 1 <= int(answer) <= len(results):
                 return self.episode(record, results[int(answer) - 1], screen)
             if answer == "f":
-                return self.episodes(record, not failed_only)
+                return self.episodes(record, back, not failed_only)
             if answer == "b":
-                return self.runs()
+                return back
             return self._move(answer, page, screen, "episode")
 
         return screen
@@ -213,7 +213,9 @@ def browse(store: ResultStore, run_id: str | None = None) -> None:
 
     out = Console(highlight=False)
     browser = RunBrowser(store, out)
-    screen: Screen | None = browser.episodes(store.get_run(run_id)) if run_id else browser.runs()
+    screen: Screen | None = browser.runs()
+    if run_id is not None:
+        screen = browser.episodes(store.get_run(run_id), screen)
     try:
         while screen is not None:
             screen = screen()
