@@ -157,6 +157,8 @@ class RunBrowser:
 
     def episode(self, record: RunRecord, result: EpisodeResult, back: Screen) -> Screen:
         """The screen paging through one episode's transcript and reward breakdown."""
+        from rich.text import Text
+
         diagnosis = next(
             (
                 d
@@ -168,8 +170,6 @@ class RunBrowser:
         with self.out.capture() as captured:
             for view in episode_view(record, result, diagnosis):
                 self.out.print(view)
-        from rich.text import Text
-
         lines = [Text.from_ansi(line) for line in captured.get().splitlines()]
         page = Page(len(lines), max(3, self.out.size.height - 4))
         rules = [i for i, line in enumerate(lines) if line.plain.strip("─ ") == "reward"]
