@@ -48,7 +48,7 @@ class CustomerProbe:
         for task in tasks:
             groups[group_key(task)].append(task)
         self._calls: dict[tuple[str, bool], list[str]] = {}
-        self._shown: dict[str, tuple[str, ...]] = {}
+        self._shown: dict[str, tuple[str | None, ...]] = {}
         self.told_apart: set[str] = set()
         """Ids of the tasks the probe singles out in their group."""
         self.alike = 0
@@ -90,7 +90,9 @@ class CustomerProbe:
                 self.told_apart.add(task.id)
 
     @staticmethod
-    def _seen(shown: dict[str, list[str | None]], calls: list[str], index: int) -> tuple:
+    def _seen(
+        shown: dict[str, list[str | None]], calls: list[str], index: int
+    ) -> tuple[str | None, ...]:
         return tuple(shown[name][index] for name in calls)
 
     def calls(self, task: Task) -> list[str]:
