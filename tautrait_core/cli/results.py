@@ -26,6 +26,7 @@ from tautrait_core.render.console import (
     console,
     echo_json,
     plugins_table,
+    run_columns,
     runs_table,
 )
 
@@ -101,7 +102,7 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
     rows = []
     for record in store.list_runs():
         counts = store.episode_counts(record.id)
-        rows.append({**record.model_dump(exclude={"config", "plugins", "task_ids"}), **counts})
+        rows.append({**run_columns(record), **counts})
     if as_json:
         echo_json(rows)
         return

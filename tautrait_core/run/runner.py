@@ -66,6 +66,11 @@ def schedule(prepared: PreparedRun) -> list[tuple[int, int]]:
     return pairs
 
 
+UNUSED_WHEN_NONE = ("agent_model", "user_model")
+"""Settings a run stores as ``None`` when it calls no such model: given on resume, they
+change nothing."""
+
+
 def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
     """The configuration that continues ``record``: the stored one, with the
     :data:`~tautrait_core.config.RESUME_SETTINGS` that ``given`` sets explicitly.
@@ -77,9 +82,10 @@ def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
     stored = record.run_config()
     explicit = given.given() - {"resume"}
     given_values, stored_values = given.model_dump(), stored.model_dump()
+    unused = {name for name in UNUSED_WHEN_NONE if stored_values[name] is None}
     changed = [
         f"--{name.replace('_', '-')} {given_values[name]} (the run has {stored_values[name]})"
-        for name in sorted(explicit - RESUME_SETTINGS)
+        for name in sorted(explicit - RESUME_SETTINGS - unused)
         if given_values[name] != stored_values[name]
     ]
     changed += [
