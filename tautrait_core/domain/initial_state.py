@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tautrait_core.domain.discoverable import remember_task
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.set_up_images import find_image, keep_image
 from tautrait_core.domain.state import EpisodeDB
@@ -40,6 +41,7 @@ def apply_initial_state(domain: Domain, db: EpisodeDB, task: Task) -> list[Messa
             tool call's output differs from the stored one.
         Exception: whatever an initialization function raises (as τ²-bench does).
     """
+    remember_task(db, task)
     state = task.initial_state
     if state is None:
         return []
