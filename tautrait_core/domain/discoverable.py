@@ -29,11 +29,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.domain.tau2_tools import Tau2Tool
 from tautrait_core.domain.tools import Tool
 
 if TYPE_CHECKING:
-    from tautrait_core.domain.state import EpisodeDB
     from tautrait_core.types.task import Task
 
 UNLOCKED_KEY = "tautrait.discoverable.unlocked"

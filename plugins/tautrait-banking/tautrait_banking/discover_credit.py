@@ -703,13 +703,6 @@ def deny_credit_limit_increase_5848(
     )
 
 
-def _fixed(text: str) -> Any:
-    def run(db: EpisodeDB) -> str:
-        return text
-
-    return run
-
-
 @agent_tool(tool_type="generic", mutates_state=False)
 def initial_transfer_to_human_agent_0218(db: EpisodeDB) -> str:
     return (

@@ -64,8 +64,3 @@ def query_text(bank: Bank, table: str, constraints: str = "{}") -> str:
 def query_by(bank: Bank, table: str, field: str, value: str) -> str:
     """The query text of ``table`` where ``field`` equals ``value``."""
     return query_text(bank, table, f'{{"{field}": "{value}"}}')
-
-
-def py_str(value: Any) -> str:
-    """Python's ``str()`` of a JSON value (``True``, ``None``, ``-50.0``, dict repr)."""
-    return str(value)

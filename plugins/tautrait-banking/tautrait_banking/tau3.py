@@ -31,18 +31,23 @@ IMPORT_HINT = "import a τ³ checkout with: tautrait import tau2 PATH_TO_TAU3_CH
 register_domains = domain_hook("tautrait_banking.tau3:build_domain", name=DOMAIN_NAME)
 
 
-def read_tau3_task(path: Path) -> Task:
-    """One τ³ task file (``tasks/task_NNN.json``): τ²'s task shape plus ``user_tools``,
-    ``required_documents`` and ``issues``.
+def read_tau3_task(source: Path | dict[str, Any]) -> Task:
+    """One τ³ task (a ``tasks/task_NNN.json`` file, or its content): τ²'s task shape plus
+    ``user_tools``, ``required_documents`` and ``issues``.
 
     Raises:
         TaskSetError: the file is unreadable or not a valid task.
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = (
+            json.loads(source.read_text(encoding="utf-8")) if isinstance(source, Path) else source
+        )
         task = task_from_tau2(data)
     except (OSError, ValueError) as exc:
-        raise TaskSetError(f"{path}: not a valid τ³ task ({exc}); {IMPORT_HINT}") from exc
+        raise TaskSetError(
+            f"{source if isinstance(source, Path) else 'a task'}: not a valid "
+            f"τ³ task ({exc}); {IMPORT_HINT}"
+        ) from exc
     return task.model_copy(
         update={key: data.get(key) for key in ("user_tools", "required_documents", "issues")}
     )

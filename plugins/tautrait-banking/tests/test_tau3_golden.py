@@ -17,6 +17,7 @@ from tautrait_core.testing import (
     apply_initial_state_for_test,
     golden_trajectory,
     grade_criteria,
+    oracle_average_reward,
     run_side_call,
 )
 
@@ -131,3 +132,9 @@ def test_unlock_and_give_texts_of_every_discoverable_tool(
                     entry["tool_type"],
                     entry["mutates_state"],
                 )
+
+
+def test_oracle_scores_one_on_every_tau3_task(imported_banking: Path) -> None:
+    # task_102 needs a judge model for its NL assertion and is not scored without one;
+    # task_034's instruction mentions ###OUT-OF-SCOPE###, which the scripted user reads out
+    assert oracle_average_reward("tau2-banking_knowledge") == 1.0

@@ -1,0 +1,143 @@
+"""The built-in bank (``--domain banking``): runs offline on BM25 with the oracle, its gold
+calls all succeed, and the discoverable-tool rules decide its grades as in τ³."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+from tautrait_banking.builtin import build_domain
+
+from tautrait_core import Domain, Message, Task, resolve_task_set, template_for
+from tautrait_core.testing import (
+    apply_initial_state_for_test,
+    cli,
+    golden_trajectory,
+    grade_criteria,
+    oracle_average_reward,
+    run_side_call,
+)
+
+
+def _tasks(domain: Domain) -> dict[str, Task]:
+    return {task.id: task for task in resolve_task_set(domain, "test").tasks}
+
+
+def _trajectory(task: Task, calls: list[tuple[str, str, dict[str, Any]]]) -> list[Message]:
+    record = {
+        "calls": [
+            {"requestor": side, "name": name, "arguments": arguments, "output": ""}
+            for side, name, arguments in calls
+        ],
+        "final_assistant_text": "Done.",
+    }
+    return golden_trajectory(record, task)
+
+
+def _gold_calls(task: Task) -> list[tuple[str, str, dict[str, Any]]]:
+    return [(action.requestor, action.name, dict(action.kwargs)) for action in task.actions]
+
+
+def _grade(domain: Domain, task: Task, calls: list[tuple[str, str, dict[str, Any]]]) -> float:
+    template = template_for(domain, resolve_task_set(domain, "test"))
+    return grade_criteria(
+        domain, task, template, _trajectory(task, calls), "user_stop", None
+    ).reward
+
+
+def test_oracle_scores_one_on_every_builtin_task(tautrait_home: Path) -> None:
+    assert oracle_average_reward("banking") == 1.0
+
+
+def test_run_with_bm25_and_the_oracle_from_the_command_line(tautrait_home: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["run", "--domain", "banking", "--retrieval", "bm25", "--agent", "oracle"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Average reward: 1.000" in result.output
+
+
+def test_every_gold_call_of_the_builtin_tasks_succeeds(tautrait_home: Path) -> None:
+    domain = build_domain()
+    template = template_for(domain, resolve_task_set(domain, "test"))
+    tasks = _tasks(domain)
+    assert len(tasks) == 9
+    for task in tasks.values():
+        with template.new_episode() as db:
+            apply_initial_state_for_test(domain, db, task)
+            for requestor, name, arguments in _gold_calls(task):
+                output = run_side_call(domain, db, requestor, name, arguments)
+                assert not output.startswith(("Error", "Failed")), (task.id, name, output)
+
+
+def test_a_read_the_gold_makes_is_required_and_an_extra_read_is_harmless(
+    tautrait_home: Path,
+) -> None:
+    domain = build_domain()
+    task = _tasks(domain)["bank_007"]  # statement credit after an accounts look-up
+    gold = _gold_calls(task)
+    assert _grade(domain, task, gold) == 1.0
+    without_read = [call for call in gold if "get_all_user_accounts" not in json.dumps(call)]
+    assert _grade(domain, task, without_read) == 0.0
+    extra = [
+        (
+            "assistant",
+            "unlock_discoverable_agent_tool",
+            {"agent_tool_name": "get_payment_history_6183"},
+        ),
+        (
+            "assistant",
+            "call_discoverable_agent_tool",
+            {
+                "agent_tool_name": "get_payment_history_6183",
+                "arguments": json.dumps({"credit_card_account_id": "cc_mensah_gold", "months": 2}),
+            },
+        ),
+    ]
+    assert _grade(domain, task, gold + extra) == 1.0
+
+
+def test_integers_and_floats_in_discoverable_arguments_are_the_same_call(
+    tautrait_home: Path,
+) -> None:
+    domain = build_domain()
+    task = _tasks(domain)["bank_006"]  # a transfer of 500
+    spelled = [
+        (side, name, {**args, "arguments": args["arguments"].replace("500", "500.0")})
+        if name == "call_discoverable_agent_tool"
+        else (side, name, args)
+        for side, name, args in _gold_calls(task)
+    ]
+    assert _grade(domain, task, spelled) == 1.0
+    changed = [
+        (side, name, {**args, "arguments": args["arguments"].replace("500", "50")})
+        if name == "call_discoverable_agent_tool"
+        else (side, name, args)
+        for side, name, args in _gold_calls(task)
+    ]
+    assert _grade(domain, task, changed) == 0.0
+
+
+def test_discoverable_tools_need_an_unlock_and_are_not_listed(tautrait_home: Path) -> None:
+    domain = build_domain()
+    listed = {schema["function"]["name"] for schema in domain.tool_schemas}
+    assert "freeze_debit_card_3892" not in listed
+    assert "unlock_discoverable_agent_tool" in listed
+    template = template_for(domain, resolve_task_set(domain, "test"))
+    arguments = {"agent_tool_name": "freeze_debit_card_3892", "arguments": '{"card_id": "x"}'}
+    with template.new_episode() as db:
+        assert domain.run_tool(db, "call_discoverable_agent_tool", arguments).startswith(
+            "Error: Tool 'freeze_debit_card_3892' has not been unlocked."
+        )
+        domain.run_tool(
+            db, "unlock_discoverable_agent_tool", {"agent_tool_name": "freeze_debit_card_3892"}
+        )
+        assert domain.run_tool(db, "call_discoverable_agent_tool", arguments) == (
+            "Error: Debit card 'x' not found."
+        )
+    with template.new_episode() as db:  # an unlock lasts one episode
+        assert "has not been unlocked" in domain.run_tool(
+            db, "call_discoverable_agent_tool", arguments
+        )
