@@ -138,3 +138,38 @@ def test_oracle_scores_one_on_every_tau3_task(imported_banking: Path) -> None:
     # task_102 needs a judge model for its NL assertion and is not scored without one;
     # task_034's instruction mentions ###OUT-OF-SCOPE###, which the scripted user reads out
     assert oracle_average_reward("tau2-banking_knowledge") == 1.0
+
+
+def _shape(parameters: dict[str, Any]) -> dict[str, Any]:
+    properties = {
+        name: {k: v for k, v in spec.items() if k != "description"}
+        for name, spec in parameters.get("properties", {}).items()
+    }
+    return {"properties": properties, "required": sorted(parameters.get("required", []))}
+
+
+def test_tools_and_policy_under_bm25_are_tau3s(
+    imported_banking: Path, tau3_reference: Path
+) -> None:
+    import json
+
+    from tautrait_core import RetrievalSettings, Task, lookup
+
+    schemas = json.loads((tau3_reference / "tool_schemas.json").read_text())["banking_knowledge"]
+    policies = json.loads((tau3_reference / "golden" / "banking_policies.json").read_text())
+    domain = build_domain()
+    bm25 = lookup("retrieval", "bm25")(domain.documents, RetrievalSettings())
+    names = [tool.name for tool in [*bm25.tools(), *domain.tools]]
+    assert names == schemas["agent_tool_names_by_retrieval_config"]["bm25"]
+    for side, ours in (("agent_common", domain.tool_schemas), ("user", domain.user_tool_schemas)):
+        theirs = {s["function"]["name"]: _shape(s["function"]["parameters"]) for s in schemas[side]}
+        assert {s["function"]["name"]: _shape(s["function"]["parameters"]) for s in ours} == theirs
+    by_name = {**domain.tools_by_name, **domain.user_tools_by_name}
+    for entry in schemas["agent_common"] + schemas["user"]:
+        found = by_name[entry["function"]["name"]]
+        assert (found.tool_type, found.mutates_state) == (
+            entry["tool_type"],
+            entry["mutates_state"],
+        )
+    task = Task(user_id="", instruction="")
+    assert bm25.policy(domain.policy, task) == policies["bm25"]
