@@ -19,7 +19,6 @@ from tautrait_core import (
     Task,
     TaskSet,
     TaskSetError,
-    domain_hook,
 )
 from tautrait_core.tau2 import task_from_tau2, tau2_data_dir, tau2_data_file
 
@@ -27,8 +26,6 @@ TAU3_DOMAIN = "banking_knowledge"
 DOMAIN_NAME = f"tau2-{TAU3_DOMAIN}"
 TASK_SET = f"tau2:{TAU3_DOMAIN}"
 IMPORT_HINT = "import a τ³ checkout with: tautrait import tau2 PATH_TO_TAU3_CHECKOUT"
-
-register_domains = domain_hook("tautrait_banking.tau3:build_domain", name=DOMAIN_NAME)
 
 
 def read_tau3_task(source: Path | dict[str, Any]) -> Task:
