@@ -25,7 +25,7 @@ from tautrait_core.tau2 import task_from_tau2, tau2_data_dir, tau2_data_file
 TAU3_DOMAIN = "banking_knowledge"
 DOMAIN_NAME = f"tau2-{TAU3_DOMAIN}"
 TASK_SET = f"tau2:{TAU3_DOMAIN}"
-IMPORT_HINT = "import a τ³ checkout with: tautrait import tau2 PATH_TO_TAU3_CHECKOUT"
+IMPORT_HINT = "tautrait import tau2 TAU3_CHECKOUT"
 
 
 def read_tau3_task(source: Path | dict[str, Any]) -> Task:
@@ -41,10 +41,9 @@ def read_tau3_task(source: Path | dict[str, Any]) -> Task:
         )
         task = task_from_tau2(data)
     except (OSError, ValueError) as exc:
-        raise TaskSetError(
-            f"{source if isinstance(source, Path) else 'a task'}: not a valid "
-            f"τ³ task ({exc}); {IMPORT_HINT}"
-        ) from exc
+        where = source.name if isinstance(source, Path) else f"task {source.get('id')!r}"
+        problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise TaskSetError(f"{where} is not a valid τ³ task: {problem}") from exc
     return task.model_copy(
         update={key: data.get(key) for key in ("user_tools", "required_documents", "issues")}
     )
@@ -55,7 +54,7 @@ def load_tasks() -> list[Task]:
     folder = tau2_data_dir(TAU3_DOMAIN) / "tasks"
     files = sorted(folder.glob("task_*.json"))
     if not files:
-        raise TaskSetError(f"no τ³ banking tasks in {folder}; {IMPORT_HINT}")
+        raise TaskSetError(f"τ³'s banking tasks are not imported: {IMPORT_HINT}")
     return [read_tau3_task(path) for path in files]
 
 
@@ -64,11 +63,13 @@ def load_db() -> dict[str, Any]:
     try:
         path = tau2_data_file(TAU3_DOMAIN, "db.json")
     except ConfigError as exc:
-        raise ConfigError(f"τ³'s banking database is not imported; {IMPORT_HINT}") from exc
+        raise ConfigError(f"τ³'s banking data is not imported: {IMPORT_HINT}") from exc
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ConfigError(f"{path}: unreadable bank database ({exc}); {IMPORT_HINT}") from exc
+        raise ConfigError(
+            f"{path.name} of τ³'s bank is unreadable; re-import: {IMPORT_HINT}"
+        ) from exc
 
 
 def build_domain() -> Domain:

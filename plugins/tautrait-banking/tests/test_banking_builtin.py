@@ -141,3 +141,25 @@ def test_discoverable_tools_need_an_unlock_and_are_not_listed(tautrait_home: Pat
         assert "has not been unlocked" in domain.run_tool(
             db, "call_discoverable_agent_tool", arguments
         )
+
+
+def test_running_tau3_banking_before_the_import_says_how_to_import(tautrait_home: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["run", "--domain", "tau2-banking_knowledge", "--agent", "oracle"]
+    )
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert lines == [
+        "Error: τ³'s banking tasks are not imported: tautrait import tau2 TAU3_CHECKOUT"
+    ]
+    assert len(lines[0]) <= 80
+
+
+def test_a_broken_tau3_task_file_is_named_in_one_line(imported_banking: Path) -> None:
+    (imported_banking / "tasks" / "task_001.json").write_text("{not json")
+    result = CliRunner().invoke(
+        cli, ["run", "--domain", "tau2-banking_knowledge", "--agent", "oracle"]
+    )
+    assert result.exit_code != 0
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith("Error: task_001.json is not a valid τ³ task: ")
