@@ -189,7 +189,7 @@ class Domain:
             if self.unknown_tool_message is not None:
                 return ERROR_PREFIX + self.unknown_tool_message.format(name=name)
             return f"{ERROR_PREFIX}unknown tool {name!r}. Available tools: " + ", ".join(
-                self.tools_by_name
+                tool.name for tool in self.tools
             )
         observation = found.invoke(db, arguments)
         if name in self.write_tools or not self.write_tools:
