@@ -217,3 +217,12 @@ def test_customer_tools_must_be_given_and_their_calls_are_logged() -> None:
         assert user["call_discoverable_user_tool"].invoke(db, arguments) == "labelled"
         assert db.get(Box, "b1").note == "x"
         assert db.get(UseLog, ("user", "label_box_0001", '{"box_id": "b1", "note": "x"}'))
+
+
+def test_a_customer_tool_called_by_name_checks_its_arguments_first() -> None:
+    with TEMPLATE.new_episode() as db:
+        direct = DOMAIN.user_tools_by_name["label_box_0001"]
+        assert direct.invoke(db, {"box_id": "b1"}) == (
+            "Error: VaultTools.label_box_0001() missing 1 required positional argument: 'note'"
+        )
+        assert "has not been given" in direct.invoke(db, {"box_id": "b1", "note": "x"})

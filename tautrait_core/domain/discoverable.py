@@ -172,8 +172,13 @@ class Discoverables:
 
     def _guarded(self, item: DiscoverableTool) -> Tool:
         ledger, inner = self.ledger, item.tool.function
+        signature = inspect.signature(inner)
 
         def run(db: EpisodeDB, **arguments: Any) -> Any:
+            try:
+                signature.bind(db, **arguments)
+            except TypeError:  # Python's own text, as τ³'s call gives, before any check
+                return inner(db, **arguments)
             if not ledger.is_given(db, item.name):
                 return (
                     f"Error: Tool '{item.name}' has not been given to you by the agent. The "
@@ -184,7 +189,7 @@ class Discoverables:
             return inner(db, **arguments)
 
         run.__name__ = run.__qualname__ = item.name
-        run.__signature__ = inspect.signature(inner)  # type: ignore[attr-defined]
+        run.__signature__ = signature  # type: ignore[attr-defined]
         return Tau2Tool(
             run,
             description=item.tool.description,
