@@ -3,12 +3,13 @@ docstrings, kept in ``data/discoverable_tools.json``) and the ledger in the data
 
 from __future__ import annotations
 
+import importlib
 import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tautrait_banking import discover_bank, discover_credit, discover_debit, discover_user
+from tautrait_banking.discover import MODULES
 from tautrait_banking.records import query_text, short_hash
 from tautrait_banking.store import TODAY, Bank
 from tautrait_core import EpisodeDB
@@ -63,7 +64,7 @@ class BankLedger:
 
 def _functions() -> dict[str, Any]:
     found = {}
-    for module in (discover_credit, discover_bank, discover_debit, discover_user):
+    for module in map(importlib.import_module, MODULES):
         for value in vars(module).values():
             name = getattr(value, "name", None)
             if name is not None and getattr(value, "function", None) is not None:

@@ -1,13 +1,16 @@
-"""The customer's discoverable tools (domain-spec §B.8), τ³'s texts. The core's guard
-checks that the agent gave the tool and logs the call before these run."""
+"""The customer's discoverable tools (domain-spec §B.8). The core's guard checks that the
+agent gave the tool and logs the call before these run."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from tautrait_banking.discover_credit import money
-from tautrait_banking.records import dispute_id, short_hash
+from tautrait_banking.discover.common import money
+from tautrait_banking.records import (
+    dispute_id,
+    short_hash,
+)
 from tautrait_banking.store import TODAY, Bank
 from tautrait_banking.tools import user_tool
 from tautrait_core import EpisodeDB

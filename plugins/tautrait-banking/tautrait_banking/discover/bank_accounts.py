@@ -1,77 +1,16 @@
-"""Discoverable agent tools for bank accounts (domain-spec §B.7), τ³'s texts."""
+"""Discoverable bank-account tools: opening, closing, transfers, credits, interest reports."""
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 from typing import Any
 
-from tautrait_banking.discover_credit import money
-from tautrait_banking.records import format_records, matching, query_text, short_hash
-from tautrait_banking.store import NOW, TODAY, Bank
+from tautrait_banking.discover.common import ACTIVE, age_days, money
+from tautrait_banking.records import (
+    short_hash,
+)
+from tautrait_banking.store import TODAY, Bank
 from tautrait_banking.tools import agent_tool
 from tautrait_core import EpisodeDB
-
-ACTIVE = ("ACTIVE", "OPEN")
-
-
-def age_days(date_text: Any) -> int:
-    """Days from an ``MM/DD/YYYY`` date to τ³'s now (0 when unparseable)."""
-    try:
-        return (NOW - dt.datetime.strptime(str(date_text), "%m/%d/%Y")).days
-    except ValueError:
-        return 0
-
-
-@agent_tool
-def get_all_user_accounts_by_user_id_3847(db: EpisodeDB, user_id: str) -> str:
-    if not user_id:
-        return "Error: Missing required parameter: user_id"
-    bank = Bank(db)
-    constraint = json.dumps({"user_id": user_id})
-    accounts = (
-        query_text(bank, "accounts", constraint)
-        if matching(bank, "accounts", {"user_id": user_id})
-        else "  No bank accounts found."
-    )
-    cards = (
-        query_text(bank, "credit_card_accounts", constraint)
-        if matching(bank, "credit_card_accounts", {"user_id": user_id})
-        else "  No credit card accounts found."
-    )
-    return (
-        "User accounts retrieved successfully.\n\nExecuted: "
-        f"get_all_user_accounts_by_user_id_3847\nAccounts for user {user_id}:\n\nBank Accounts:\n"
-        f"{accounts}\n\nCredit Card Accounts:\n{cards}"
-    )
-
-
-def _date_key(text: Any) -> dt.datetime:
-    for layout in ("%m/%d/%Y %H:%M:%S", "%m/%d/%Y"):
-        try:
-            return dt.datetime.strptime(str(text), layout)
-        except ValueError:
-            continue
-    return dt.datetime.min
-
-
-@agent_tool
-def get_bank_account_transactions_9173(db: EpisodeDB, account_id: str) -> str:
-    if not account_id:
-        return "Error: Missing required parameter: account_id"
-    bank = Bank(db)
-    if bank.get("accounts", account_id) is None:
-        return f"Error: Account '{account_id}' not found."
-    found = matching(bank, "bank_account_transaction_history", {"account_id": account_id})
-    found.sort(key=lambda item: _date_key(item[1].get("date")), reverse=True)
-    text = (
-        "Bank account transactions retrieved successfully.\n\nExecuted: "
-        f"get_bank_account_transactions_9173\nTransactions for account {account_id}:\n"
-    )
-    if not found:
-        return text + "\nNo transactions found for this account."
-    return text + format_records("bank_account_transaction_history", found)
-
 
 OPEN_RULES = ("checking", "savings", "business_checking", "business_savings")
 
@@ -146,6 +85,8 @@ CHECKING_FEES = {
     "Evergreen": (50, 90),
     "Bluest": (100, 180),
 }
+
+
 SAVINGS_FEES = {
     "Bronze": (20, 60),
     "Silver": (35, 90),
