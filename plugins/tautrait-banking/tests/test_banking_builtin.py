@@ -10,13 +10,16 @@ from typing import Any
 from click.testing import CliRunner
 from tautrait_banking.builtin import build_domain
 
-from tautrait_core import Domain, Message, Task, resolve_task_set, template_for
+from tautrait_core import Domain, Message, RunConfig, Task, execute, resolve_task_set, template_for
 from tautrait_core.testing import (
+    ScriptedModelServer,
     apply_initial_state_for_test,
     cli,
     golden_trajectory,
     grade_criteria,
     oracle_average_reward,
+    reply_text,
+    reply_tool_call,
     run_side_call,
 )
 
@@ -163,3 +166,44 @@ def test_a_broken_tau3_task_file_is_named_in_one_line(imported_banking: Path) ->
     assert result.exit_code != 0
     (line,) = result.output.strip().splitlines()
     assert line.startswith("Error: task_001.json is not a valid τ³ task: ")
+
+
+def test_a_model_agent_searches_unlocks_and_calls_a_discoverable_tool(
+    tautrait_home: Path,
+) -> None:
+    task = _tasks(build_domain())["bank_005"]  # freeze a misplaced debit card
+    script = [("KB_search", {"query": "misplaced debit card freeze"})] + [
+        (name, arguments) for _, name, arguments in _gold_calls(task)
+    ]
+    user_turns = iter(["I misplaced my debit card.", "###STOP###"])
+
+    def responder(request: dict[str, Any]) -> object:
+        if "Rho-Bank customer service" not in request["messages"][0]["content"]:
+            return reply_text(next(user_turns))
+        done = sum(1 for message in request["messages"] if message["role"] == "tool")
+        if done < len(script):
+            return reply_tool_call(*script[done])
+        return reply_text("Your card is frozen.")
+
+    with ScriptedModelServer(responder) as server:
+        config = RunConfig(
+            domain="banking",
+            retrieval="bm25",
+            task_ids=[4],
+            agent_model="openai/agent",
+            agent_api_base=server.base_url,
+            user="llm",
+            user_model="openai/user",
+            user_api_base=server.base_url,
+        )
+        (result,) = execute(config).results
+        agent_request = next(
+            r for r in server.requests if "Rho-Bank" in r["messages"][0]["content"]
+        )
+    names = [schema["function"]["name"] for schema in agent_request["tools"]]
+    assert names[:2] == ["KB_search", "transfer_to_human_agents"]
+    assert "freeze_debit_card_3892" not in names
+    observations = [m.content for m in result.messages if m.role == "tool"]
+    assert "Freezing a debit card" in observations[0]
+    assert observations[-1].startswith("Debit Card Frozen Successfully")
+    assert result.reward == 1.0
