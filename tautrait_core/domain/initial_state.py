@@ -34,7 +34,8 @@ class InitialStateError(ValueError):
 
 def apply_initial_state(domain: Domain, db: EpisodeDB, task: Task) -> list[Message]:
     """Apply ``task.initial_state`` to ``db`` and return its message history as tautrait
-    messages (``[]`` when it has none).
+    messages (``[]`` when it has none). ``db`` also records ``task`` as its episode's task
+    (:func:`~tautrait_core.domain.discoverable.episode_task`), with or without a state.
 
     Raises:
         InitialStateError: the domain cannot merge data, a function is unknown, or a history
