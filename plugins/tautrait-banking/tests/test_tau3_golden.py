@@ -173,3 +173,15 @@ def test_tools_and_policy_under_bm25_are_tau3s(
         )
     task = Task(user_id="", instruction="")
     assert bm25.policy(domain.policy, task) == policies["bm25"]
+
+
+def test_tasks_come_from_the_task_files_with_their_user_tools_and_documents(
+    imported_banking: Path,
+) -> None:
+    tasks = {task.id: task for task in resolve_task_set(build_domain(), TASK_SET).tasks}
+    assert len(tasks) == 97 and "task_009" not in tasks
+    # the stale tasks.json gives task_053 no user tools; its task file gives one
+    assert tasks["task_053"].user_tools == ["call_discoverable_user_tool"]
+    assert tasks["task_001"].user_tools == ["apply_for_credit_card"]
+    assert tasks["task_001"].required_documents[0] == "doc_credit_cards_gold_rewards_card_001"
+    assert tasks["task_102"].evaluation_criteria.reward_basis == ["DB", "NL_ASSERTION"]
