@@ -207,3 +207,11 @@ def test_a_model_agent_searches_unlocks_and_calls_a_discoverable_tool(
     assert "Freezing a debit card" in observations[0]
     assert observations[-1].startswith("Debit Card Frozen Successfully")
     assert result.reward == 1.0
+
+
+def test_the_order_records_were_added_in_does_not_change_the_grade(tautrait_home: Path) -> None:
+    domain = build_domain()
+    task = _tasks(domain)["bank_007"]
+    verify, unlock_read, read, unlock_credit, credit = _gold_calls(task)
+    # the credit is logged before the look-up: the same records, added in another order
+    assert _grade(domain, task, [unlock_credit, credit, unlock_read, read, verify]) == 1.0
