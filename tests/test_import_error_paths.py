@@ -160,3 +160,19 @@ def test_tau2_names_the_missing_database_of_the_checkout(
     line = one_error_line(result, isolated_home)
     assert f"{mock / 'db.json'} is missing" in line
     no_staging_left(isolated_home, "tau2")
+
+
+def test_tau_trait_refuses_a_linked_data_file_and_keeps_the_previous_import(
+    toy_upstream: None, isolated_home: Path, tmp_path: Path
+) -> None:
+    data = tau_trait_checkout(tmp_path / "checkout")
+    first = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "checkout")])
+    assert first.exit_code == 0, first.output
+    (tmp_path / "keys.json").write_text("{}")
+    (data / "books.json").unlink()
+    (data / "books.json").symlink_to(tmp_path / "keys.json")
+    failed = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "checkout")])
+    line = one_error_line(failed, isolated_home)
+    assert line.startswith(f"Error: {data}: refused books.json (a symbolic link)")
+    copied = isolated_home / "imports" / "tau-trait" / "toyup" / "data" / "books.json"
+    assert not copied.is_symlink() and copied.read_text() == "{}"
