@@ -9,28 +9,32 @@ the codec's traceback.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from sqlmodel import SQLModel
 
-from tautrait_core.domain.domain import UpstreamFormat
-from tautrait_core.errors import TaskSetError
+from tautrait_core.errors import TaskSetError, TautraitError
 
 
 def imported_rows_loader(
-    codec: UpstreamFormat, folder: Path, reimport: str
+    read_rows: Callable[[], Iterable[SQLModel]], source: Callable[[], Path], reimport: str
 ) -> Callable[[], list[SQLModel]]:
-    """A loader of the rows of the imported data ``folder`` read through ``codec``;
-    ``reimport`` is the command that imports the data again."""
+    """A loader of the rows that ``read_rows`` makes of the imported file or folder that
+    ``source`` names (asked only on a failure); ``reimport`` is the command that imports
+    it again."""
 
     def load() -> list[SQLModel]:
         try:
-            return list(codec.to_rows(codec.read_data(folder)))
+            return list(read_rows())
+        except TautraitError:
+            raise  # already one line naming what to do (e.g. nothing imported yet)
         except Exception as exc:  # a codec may fail in any way on damaged data
             detail = " ".join(str(exc).split())  # pydantic's messages span lines
-            if str(folder) not in detail:
-                detail = f"{folder}: the imported data does not load ({detail})"
+            where = source()
+            if str(where) not in detail:
+                problem = f"{type(exc).__name__}: {detail}"
+                detail = f"{where}: the imported data does not load ({problem})"
             raise TaskSetError(f"{detail}; import it again: {reimport}") from exc
 
     return load

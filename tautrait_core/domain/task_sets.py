@@ -100,7 +100,9 @@ def imported_task_sets(domain: Domain) -> dict[str, TaskSet]:
             name=name,
             load_tasks=_task_loader(path),
             description=f"upstream tau-trait {split} split (imported from {folder})",
-            load_rows=imported_rows_loader(codec, data_folder, REIMPORT),
+            load_rows=imported_rows_loader(
+                lambda: codec.to_rows(codec.read_data(data_folder)), lambda: data_folder, REIMPORT
+            ),
             data_id=f"{UPSTREAM_SOURCE}@{data_folder}",
         )
     return task_sets
