@@ -48,10 +48,7 @@ def max_file_bytes(error: type[Exception]) -> int:
 
 def too_large(path: Path, what: str, limit: int) -> str:
     """The message for ``path``, which is ``what``, being over ``limit`` bytes."""
-    return (
-        f"{path}: {what} is over {limit // (1024 * 1024)} MB; "
-        f"set {MAX_FILE_MB_ENV} higher to read it"
-    )
+    return f"{path}: {what} is over {limit // (1024 * 1024)} MB; raise {MAX_FILE_MB_ENV}"
 
 
 def read_file_bytes(path: Path, error: type[Exception], what: str, fix: str = "") -> bytes:

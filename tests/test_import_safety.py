@@ -91,8 +91,7 @@ def test_an_imported_file_over_the_size_cap_is_refused(
     result = import_tau2(tmp_path / "ck")
     assert result.exit_code == 1
     assert result.output.strip() == (
-        f"Error: {mock / 'db.json'}: the file is over 2 MB; "
-        "set TAUTRAIT_MAX_FILE_MB higher to read it"
+        f"Error: {mock / 'db.json'}: the file is over 2 MB; raise TAUTRAIT_MAX_FILE_MB"
     )
 
 
@@ -166,7 +165,7 @@ def test_every_file_option_stops_at_the_size_cap(tmp_path: Path, args: list[str]
     lines = done.stderr.splitlines()
     named = "/dev/zero" if "/dev/zero" in args else str(big)
     assert len(lines) == 1 and lines[0].startswith(f"Error: {named}: "), done.stderr
-    assert lines[0].endswith("is over 1 MB; set TAUTRAIT_MAX_FILE_MB higher to read it")
+    assert lines[0].endswith("is over 1 MB; raise TAUTRAIT_MAX_FILE_MB")
 
 
 def test_a_cap_that_is_not_a_number_is_one_line(tmp_path: Path) -> None:

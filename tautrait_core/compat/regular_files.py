@@ -20,7 +20,7 @@ from tautrait_core.files import max_file_bytes, too_large
 CHUNK_BYTES = 1024 * 1024
 """How much of a file is copied at a time."""
 
-REFUSED_FIX = "replace each with a copy of the file it stands for and import again"
+REFUSED_FIX = "put the files themselves there and import again"
 """What to do about a refused entry of the checkout."""
 
 
@@ -57,7 +57,7 @@ def check_regular(paths: list[Path], root: Path) -> None:
             raise UpstreamImportError(too_large(path, "the file", limit))
     if refused:
         raise UpstreamImportError(
-            f"{root}: refused {', '.join(refused)}: only regular files are imported; " + REFUSED_FIX
+            f"{root}: refused {', '.join(refused)}; only regular files are imported: " + REFUSED_FIX
         )
 
 

@@ -5,9 +5,9 @@ telecom) the data, policy and task files are copied as they are under the data d
 (regular files only, see :mod:`~tautrait_core.compat.regular_files`; the databases must
 parse and task ids be unique, see :mod:`~tautrait_core.compat.import_checks`; a domain that
 fails is reported and the others imported), and every task file is parsed (never executed)
-into tautrait tasks, stored as ``task_sets/<name>.json``. They show up as task sets ``tau2:<name>`` of the domains
-``tau2-<domain>`` (``tau2:telecom``, ``tau2:telecom-small``, ``tau2:airline``, ...), which
-read their database and policy from the copied files.
+into tautrait tasks, stored as ``task_sets/<name>.json``. They show up as task sets
+``tau2:<name>`` of the domains ``tau2-<domain>`` (``tau2:telecom``, ``tau2:telecom-small``,
+``tau2:airline``, ...), which read their database and policy from the copied files.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 NEARLY_FULL_BYTES = 1024 * 1024
 """Free space below which a failed write is put down to a full disk."""
 
+_OPTION = "--results-db"
 _DAMAGED_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 _UNEXPLAINED = (sqlite3.DatabaseError, sqlite3.OperationalError)
 """Errors that damage may cause without saying so (a table read as empty, say); never an
@@ -40,7 +41,7 @@ def file_failure(path: Path | str, exc: BaseException) -> StorageError | None:
         return failure
     damaged = _primary_code(exc) in _DAMAGED_CODES or _UNDECODABLE in str(exc)
     if damaged or (type(exc) in _UNEXPLAINED and _fails_check(Path(path))):
-        return damaged_error(path, str(exc).splitlines()[0])
+        return damaged_error(path)
     return None
 
 
@@ -51,24 +52,15 @@ def disk_failure(path: Path | str, exc: sqlite3.DatabaseError) -> StorageError |
     if primary == sqlite3.SQLITE_FULL or (
         primary == sqlite3.SQLITE_IOERR and _disk_is_full(Path(path))
     ):
-        return StorageError(
-            f"{path}: the disk is full; make room on it and try again, or pass a file "
-            "on another disk with --results-db"
-        )
+        return StorageError(f"{path}: the disk is full; free some space or pass another {_OPTION}")
     if primary == sqlite3.SQLITE_IOERR:
-        return StorageError(
-            f"{path}: the disk failed to read or write it ({exc}); check the disk and try "
-            "again, or pass another file with --results-db"
-        )
+        return StorageError(f"{path}: {exc}; check the disk or pass another {_OPTION}")
     return None
 
 
-def damaged_error(path: Path | str, reason: str) -> StorageError:
-    """The error for a results database damaged inside (``reason``: what SQLite said)."""
-    return StorageError(
-        f"{path}: the results database is damaged ({reason[:80]}); restore it from a "
-        "backup, or pass another file with --results-db"
-    )
+def damaged_error(path: Path | str) -> StorageError:
+    """The error for a results database damaged inside its pages."""
+    return StorageError(f"{path} is damaged; restore a backup or pass another {_OPTION}")
 
 
 def report_file_failure(context: ExceptionContext) -> None:
