@@ -41,7 +41,7 @@ def file_failure(path: Path | str, exc: BaseException) -> StorageError | None:
         return failure
     damaged = _primary_code(exc) in _DAMAGED_CODES or _UNDECODABLE in str(exc)
     if damaged or (type(exc) in _UNEXPLAINED and _fails_check(Path(path))):
-        return damaged_error(path)
+        return _damaged_error(path)
     return None
 
 
@@ -58,7 +58,7 @@ def disk_failure(path: Path | str, exc: sqlite3.DatabaseError) -> StorageError |
     return None
 
 
-def damaged_error(path: Path | str) -> StorageError:
+def _damaged_error(path: Path | str) -> StorageError:
     """The error for a results database damaged inside its pages."""
     return StorageError(f"{path} is damaged; restore a backup or pass another {_OPTION}")
 
