@@ -222,12 +222,14 @@ def import_command(source: str, path: Path) -> None:
     manager = get_plugin_manager()
     domains = [manager.get("domain", name) for name in library_call(manager.names, "domain")]
     reports = library_call(import_tau_trait, path, domains)
-    first = reports[0]
+    first = next(item for item in reports if item.splits)
     example = f"--domain {first.domain} --task-set tau-trait:{next(iter(first.splits))}"
     _print_imports(reports, _tau_trait_imported, example)
 
 
 def _tau_trait_imported(item: DomainImport) -> str:
+    if not item.splits:
+        return "nothing imported"
     splits = ", ".join(f"tau-trait:{s} ({n} tasks)" for s, n in item.splits.items())
     return f"{splits}; data: {len(item.data_files)} files"
 
