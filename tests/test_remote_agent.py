@@ -1,0 +1,62 @@
+"""``--agent a2a``: a third-party agent service (examples/openai-agents-a2a, the OpenAI
+Agents SDK behind A2A) scored through the episode's MCP tool endpoint, as a separate
+process driven by the scripted model server."""
+
+from __future__ import annotations
+
+import pytest
+
+from tautrait_core.run.runner import execute
+from tautrait_core.scripted.scripts import GoldScript
+from tautrait_core.scripted.server import ScriptedModelServer
+from tautrait_core.types.result import EpisodeResult, Outcome, Termination
+from tests.remote_agents import a2a_config, example_agent, native_config
+
+pytest.importorskip("agents", reason="the example agent needs openai-agents")
+pytest.importorskip("a2a", reason="--agent a2a needs a2a-sdk")
+
+
+def trajectory(result: EpisodeResult) -> list[tuple[str, str | None, str | None]]:
+    """What grading sees of an episode: each message's role, tool and text or arguments."""
+    shown = []
+    for message in result.messages:
+        calls = message.tool_calls or []
+        for call in calls:
+            shown.append(("call", call.name, call.arguments.replace(" ", "")))
+        if not calls:
+            shown.append((message.role, message.name, message.content or None))
+    return shown
+
+
+@pytest.mark.parametrize("streaming", [True, False], ids=["streaming", "message-send"])
+def test_the_example_agent_scores_as_the_tool_calling_agent(toy_plugin, streaming) -> None:
+    script = GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])
+    with ScriptedModelServer(script) as server:
+        native = execute(native_config(server, domain="toylib"))
+        with example_agent(server, streaming=streaming) as url:
+            remote = execute(a2a_config(server, url, domain="toylib"))
+    assert [r.reward for r in remote.results] == [r.reward for r in native.results]
+    assert remote.metrics.average_reward == 1.0
+    for mine, theirs in zip(remote.results, native.results, strict=True):
+        # the remote agent's MCP calls are the agent's tool calls, in the same places
+        assert trajectory(mine) == trajectory(theirs)
+        assert mine.termination is Termination.USER_STOP
+
+
+def test_concurrent_episodes_get_their_own_tools_and_data(toy_plugin) -> None:
+    script = GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])
+    with ScriptedModelServer(script) as server, example_agent(server) as url:
+        config = a2a_config(server, url, domain="toylib", num_trials=11, concurrency=32)
+        report = execute(config)
+        first_messages = [r for r in server.requests if r.get("tools") and len(r["messages"]) == 2]
+    assert len(report.results) == 33
+    # every episode borrowed on its own database: a shared one would refuse the second
+    # loan of a book, or show another episode's calls
+    assert all(r.outcome is Outcome.PASS for r in report.results)
+    calls_by_task: dict[int, set[tuple[str, ...]]] = {}
+    for result in report.results:
+        calls = tuple(m.content or "" for m in result.messages if m.role == "tool")
+        calls_by_task.setdefault(result.task_id, set()).add(calls)
+    # each trial of a task saw exactly its own observations
+    assert {task: len(seen) for task, seen in calls_by_task.items()} == {0: 1, 1: 1, 2: 1}
+    assert len(first_messages) == 33
