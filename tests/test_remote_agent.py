@@ -10,7 +10,14 @@ from tautrait_core.run.runner import execute
 from tautrait_core.scripted.scripts import GoldScript
 from tautrait_core.scripted.server import ScriptedModelServer
 from tautrait_core.types.result import EpisodeResult, Outcome, Termination
-from tests.remote_agents import a2a_config, example_agent, native_config
+from tests.remote_agents import (
+    EXAMPLE_PROCESSES,
+    a2a_config,
+    example_agent,
+    free_port,
+    misbehaving_agent,
+    native_config,
+)
 
 pytest.importorskip("agents", reason="the example agent needs openai-agents")
 pytest.importorskip("a2a", reason="--agent a2a needs a2a-sdk")
@@ -60,3 +67,68 @@ def test_concurrent_episodes_get_their_own_tools_and_data(toy_plugin) -> None:
     # each trial of a task saw exactly its own observations
     assert {task: len(seen) for task, seen in calls_by_task.items()} == {0: 1, 1: 1, 2: 1}
     assert len(first_messages) == 33
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "said"),
+    [
+        ("slow", "took longer than 1 s for one turn (--agent-timeout)"),
+        ("raise", "RemoteAgentError"),
+        ("textless", "the agent's answer holds no text"),
+        ("garbage", "RemoteAgentError"),
+    ],
+)
+def test_a_misbehaving_agent_fails_its_episodes_as_the_agent(toy_plugin, behaviour, said) -> None:
+    script = GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])
+    with ScriptedModelServer(script) as server, misbehaving_agent(behaviour) as url:
+        config = a2a_config(server, url, domain="toylib", task_ids=[0, 1], agent_timeout=1)
+        report = execute(config)
+    for result in report.results:
+        assert result.outcome is Outcome.FAIL and result.reward == 0.0
+        assert result.termination is Termination.AGENT_ERROR
+        assert said in (result.error or "")
+    assert report.metrics.errors == 0 and report.metrics.scored == 2
+
+
+def test_an_agent_unreachable_at_the_start_is_an_error_rerun_on_resume(toy_plugin) -> None:
+    script = GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])
+    port = free_port()
+    with ScriptedModelServer(script) as server:
+        url = f"http://127.0.0.1:{port}/"
+        report = execute(a2a_config(server, url, domain="toylib"))
+        assert {r.outcome for r in report.results} == {Outcome.ERROR}
+        assert "no agent answers at" in (report.results[0].error or "")
+        with example_agent(server, port=port):
+            resumed = execute(a2a_config(server, url, domain="toylib", resume=report.run.id))
+    assert [r.outcome for r in resumed.results] == [Outcome.PASS] * 3
+
+
+def test_an_agent_killed_mid_run_leaves_the_run_intact_and_resumable(toy_plugin) -> None:
+    script = GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    openings = []
+
+    def responder(request: dict) -> object:
+        roles = {message["role"] for message in request["messages"]}
+        if not request.get("tools") and "assistant" not in roles:
+            openings.append(request)  # a customer opens an episode
+            if len(openings) == 4:
+                EXAMPLE_PROCESSES[url].kill()
+                EXAMPLE_PROCESSES[url].wait()
+        return script(request)
+
+    with ScriptedModelServer(responder) as server:
+        with example_agent(server, port=port):
+            report = execute(a2a_config(server, url, domain="toylib", num_trials=2))
+        before = {(r.task_id, r.trial): r for r in report.results}
+        passed = sorted(pair for pair, r in before.items() if r.outcome is Outcome.PASS)
+        # episodes started after the kill could not reach the agent: errors, not failures
+        assert sorted(r.outcome.value for r in before.values()) == ["error"] * 3 + ["pass"] * 3
+        with example_agent(server, port=port):
+            resumed = execute(a2a_config(server, url, domain="toylib", resume=report.run.id))
+    after = {(r.task_id, r.trial): r for r in resumed.results}
+    assert resumed.skipped == 3 and len(after) == 6
+    assert all(after[pair].outcome is Outcome.PASS for pair in after)
+    for pair in passed:  # finished episodes are kept as they were
+        assert after[pair].messages == before[pair].messages
