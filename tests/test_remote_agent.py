@@ -5,7 +5,9 @@ process driven by the scripted model server."""
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
+from tautrait_core.cli import cli
 from tautrait_core.run.runner import execute
 from tautrait_core.scripted.scripts import GoldScript
 from tautrait_core.scripted.server import ScriptedModelServer
@@ -132,3 +134,10 @@ def test_an_agent_killed_mid_run_leaves_the_run_intact_and_resumable(toy_plugin)
     assert all(after[pair].outcome is Outcome.PASS for pair in after)
     for pair in passed:  # finished episodes are kept as they were
         assert after[pair].messages == before[pair].messages
+
+
+def test_a_run_of_the_a2a_agent_without_its_url_is_refused_in_one_line(toy_plugin) -> None:
+    result = CliRunner().invoke(cli, ["run", "--domain", "toylib", "--agent", "a2a"])
+    assert result.exit_code != 0
+    assert "agent 'a2a' talks to a remote agent: pass --agent-url URL" in result.output
+    assert "Traceback" not in result.output

@@ -74,7 +74,7 @@ class ToolServer:
             app=self._mcp_server(), stateless=True, json_response=True
         )
         config = uvicorn.Config(
-            self._asgi(manager), log_level="warning", lifespan="off", access_log=False
+            self._asgi(manager), log_config=None, lifespan="off", access_log=False
         )
         config.load()
         server = uvicorn.Server(config)

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from tautrait_core.config.run_config import RunConfig
 from tautrait_core.episode.agent import Agent
+from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.errors import ConfigError, ProviderError
 from tautrait_core.remote.a2a_client import A2ASession, AgentUnreachable, RemoteAgentError
 from tautrait_core.remote.mcp_server import ToolServer, tool_server
@@ -43,7 +44,7 @@ class A2AAgent(Agent):
         if AGENT_TIMEOUT.value_in(config.plugin_options) <= 0:
             raise ConfigError("--agent-timeout must be a positive number of seconds")
 
-    def __init__(self, context: Any) -> None:
+    def __init__(self, context: EpisodeContext) -> None:
         super().__init__(context)
         url = context.plugin_option(AGENT_URL.name)
         self.timeout_s = float(context.plugin_option(AGENT_TIMEOUT.name))
