@@ -95,3 +95,6 @@ def test_the_readme_commands_evaluate_the_example_agent_with_traits(telehealth: 
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert summary["metrics"]["average_reward"] == 1.0
+    # without --user the customer is the model-driven one that carries the traits (a
+    # scripted one would ignore them, with a warning)
+    assert summary["warnings"] == []
