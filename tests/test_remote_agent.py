@@ -42,8 +42,16 @@ def test_the_example_agent_scores_as_the_tool_calling_agent(toy_plugin, streamin
     script = GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])
     with ScriptedModelServer(script) as server:
         native = execute(native_config(server, domain="toylib"))
+        native_tools = next(r["tools"] for r in server.requests if r.get("tools"))
+        del server.requests[:]
         with example_agent(server, streaming=streaming) as url:
             remote = execute(a2a_config(server, url, domain="toylib"))
+        remote_tools = next(r["tools"] for r in server.requests if r.get("tools"))
+    # the tools the example agent listed over MCP reached its model as the native ones
+    # (the Agents SDK adds its 'strict' flag)
+    for tool in remote_tools:
+        assert tool["function"].pop("strict") is False
+    assert remote_tools == native_tools
     assert [r.reward for r in remote.results] == [r.reward for r in native.results]
     assert remote.metrics.average_reward == 1.0
     for mine, theirs in zip(remote.results, native.results, strict=True):
