@@ -117,13 +117,12 @@ def test_an_agent_killed_mid_run_leaves_the_run_intact_and_resumable(toy_plugin)
     script = GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])
     port = free_port()
     url = f"http://127.0.0.1:{port}/"
-    openings = []
+    turns = []
 
     def responder(request: dict) -> object:
-        roles = {message["role"] for message in request["messages"]}
-        if not request.get("tools") and "assistant" not in roles:
-            openings.append(request)  # a customer opens an episode
-            if len(openings) == 4:
+        if request.get("tools") and len(request["messages"]) == 2:
+            turns.append(request)  # the agent's first model call of an episode
+            if len(turns) == 4:  # the agent dies in the middle of the 4th episode's turn
                 EXAMPLE_PROCESSES[url].kill()
                 EXAMPLE_PROCESSES[url].wait()
         return script(request)
@@ -132,16 +131,23 @@ def test_an_agent_killed_mid_run_leaves_the_run_intact_and_resumable(toy_plugin)
         with example_agent(server, port=port):
             report = execute(a2a_config(server, url, domain="toylib", num_trials=2))
         before = {(r.task_id, r.trial): r for r in report.results}
-        passed = sorted(pair for pair, r in before.items() if r.outcome is Outcome.PASS)
-        # episodes started after the kill could not reach the agent: errors, not failures
-        assert sorted(r.outcome.value for r in before.values()) == ["error"] * 3 + ["pass"] * 3
+        outcomes = sorted((r.outcome.value, r.termination.value) for r in before.values())
+        # the episode it was serving failed as the agent's; those started after could not
+        # reach it: infrastructure errors, not failures
+        assert outcomes == [
+            *[("error", "provider_error")] * 2,
+            ("fail", "agent_error"),
+            *[("pass", "user_stop")] * 3,
+        ]
+        kept = {pair for pair, r in before.items() if r.outcome is not Outcome.ERROR}
         with example_agent(server, port=port):
             resumed = execute(a2a_config(server, url, domain="toylib", resume=report.run.id))
     after = {(r.task_id, r.trial): r for r in resumed.results}
-    assert resumed.skipped == 3 and len(after) == 6
-    assert all(after[pair].outcome is Outcome.PASS for pair in after)
-    for pair in passed:  # finished episodes are kept as they were
+    assert resumed.skipped == 4 and len(after) == 6
+    assert {after[pair].outcome for pair in set(after) - kept} == {Outcome.PASS}
+    for pair in kept:  # finished episodes are kept as they were
         assert after[pair].messages == before[pair].messages
+        assert after[pair].outcome is before[pair].outcome
 
 
 def test_a_run_of_the_a2a_agent_without_its_url_is_refused_in_one_line(toy_plugin) -> None:
