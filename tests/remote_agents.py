@@ -111,7 +111,7 @@ def misbehaving_agent(behaviour: str) -> Iterator[str]:
     from a2a.server.routes.agent_card_routes import create_agent_card_routes
     from a2a.server.routes.jsonrpc_routes import create_jsonrpc_routes
     from a2a.server.tasks.inmemory_task_store import InMemoryTaskStore
-    from a2a.types import AgentCapabilities, AgentCard, AgentInterface
+    from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse
     from starlette.routing import Route
@@ -139,6 +139,7 @@ def misbehaving_agent(behaviour: str) -> Iterator[str]:
         capabilities=AgentCapabilities(streaming=False),
         default_input_modes=["text/plain"],
         default_output_modes=["text/plain"],
+        skills=[AgentSkill(id="fail", name="fail", description=behaviour, tags=["test"])],
     )
     handler = DefaultRequestHandler(
         agent_executor=Misbehaving(), task_store=InMemoryTaskStore(), agent_card=card
