@@ -154,3 +154,8 @@ def test_a_run_of_the_a2a_agent_without_its_url_is_refused_in_one_line(toy_plugi
     assert result.exit_code != 0
     assert "agent 'a2a' talks to a remote agent: pass --agent-url URL" in result.output
     assert "Traceback" not in result.output
+    result = CliRunner().invoke(
+        cli, ["run", "--domain", "toylib", "--agent", "a2a", "--agent-url", "localhost:9999"]
+    )
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "--agent-url 'localhost:9999' is not an http(s) URL" in result.output

@@ -16,6 +16,7 @@ first message is an infrastructure error (``error``, re-run on ``--resume``).
 from __future__ import annotations
 
 import asyncio
+from urllib.parse import urlsplit
 from typing import Any, ClassVar
 
 from tautrait_core.config.run_config import RunConfig
@@ -39,8 +40,12 @@ class A2AAgent(Agent):
 
     @classmethod
     def check_config(cls, config: RunConfig) -> None:
-        if not AGENT_URL.value_in(config.plugin_options):
+        url = AGENT_URL.value_in(config.plugin_options)
+        if not url:
             raise ConfigError("agent 'a2a' talks to a remote agent: pass --agent-url URL")
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ConfigError(f"--agent-url {url!r} is not an http(s) URL: e.g. http://HOST:PORT/")
         if AGENT_TIMEOUT.value_in(config.plugin_options) <= 0:
             raise ConfigError("--agent-timeout must be a positive number of seconds")
 
