@@ -16,8 +16,8 @@ first message is an infrastructure error (``error``, re-run on ``--resume``).
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import urlsplit
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 from tautrait_core.config.run_config import RunConfig
 from tautrait_core.episode.agent import Agent
