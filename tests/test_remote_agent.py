@@ -4,6 +4,8 @@ process driven by the scripted model server."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from click.testing import CliRunner
 
@@ -147,6 +149,16 @@ def test_an_agent_killed_mid_run_leaves_the_run_intact_and_resumable(toy_plugin)
     for pair in kept:  # finished episodes are kept as they were
         assert after[pair].messages == before[pair].messages
         assert after[pair].outcome is before[pair].outcome
+
+
+def test_the_a2a_agent_without_its_extra_is_refused_in_one_line(toy_plugin, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "a2a.client", None)
+    url = "http://127.0.0.1:9/"
+    result = CliRunner().invoke(
+        cli, ["run", "--domain", "toylib", "--agent", "a2a", "--agent-url", url]
+    )
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "agent 'a2a' needs the A2A client: pip install 'tautrait-core[a2a]'" in result.output
 
 
 def test_a_run_of_the_a2a_agent_without_its_url_is_refused_in_one_line(toy_plugin) -> None:

@@ -48,6 +48,13 @@ class A2AAgent(Agent):
             raise ConfigError(f"--agent-url {url!r} is not an http(s) URL: e.g. http://HOST:PORT/")
         if AGENT_TIMEOUT.value_in(config.plugin_options) <= 0:
             raise ConfigError("--agent-timeout must be a positive number of seconds")
+        try:
+            import a2a.client  # noqa: F401
+            import uvicorn  # noqa: F401
+        except ImportError:
+            raise ConfigError(
+                "agent 'a2a' needs the A2A client: pip install 'tautrait-core[a2a]'"
+            ) from None
 
     def __init__(self, context: EpisodeContext) -> None:
         super().__init__(context)
