@@ -100,6 +100,11 @@ def test_a_misbehaving_agent_fails_its_episodes_as_the_agent(toy_plugin, behavio
         assert result.termination is Termination.AGENT_ERROR
         assert said in (result.error or "")
     assert report.metrics.errors == 0 and report.metrics.scored == 2
+    assert report.metrics.agent_errors == 2
+    shown = CliRunner().invoke(
+        cli, ["report", report.run.id, "--results-db", str(report.results_db)]
+    )
+    assert "2 episodes ended in an agent error (agent_error)" in shown.output
 
 
 def test_an_agent_unreachable_at_the_start_is_an_error_rerun_on_resume(toy_plugin) -> None:
