@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from typing import Any
 
 import httpx
@@ -80,5 +81,19 @@ def test_a_call_waiting_when_its_episode_ends_is_refused() -> None:
             server.close(url)
             result = await waiting
         assert result.is_error and "has ended" in result.content[0].text
+
+    asyncio.run(scenario())
+
+
+def test_listening_on_every_interface_hands_out_the_host_name() -> None:
+    async def scenario() -> None:
+        server = tool_server("0.0.0.0")
+        channel = ToolChannel([schema("alpha")])
+        url = await server.open(channel)
+        assert url.startswith(f"http://{socket.getfqdn()}:")
+        local = "http://127.0.0.1:" + url.split(":", 2)[2]  # reachable on loopback too
+        async with mcp(local) as session:
+            assert [t.name for t in (await session.list_tools()).tools] == ["alpha"]
+        server.close(url)
 
     asyncio.run(scenario())

@@ -20,6 +20,9 @@ from tautrait_core.remote.tool_channel import ChannelClosed, ToolChannel
 
 MCP_PATH = "/mcp/"
 """Where the endpoints live: ``MCP_PATH + token``."""
+WILDCARDS = ("0.0.0.0", "::")
+"""Addresses that listen on every interface: the endpoints' URLs then name this machine's
+host name instead."""
 
 
 @dataclass(eq=False)
@@ -40,7 +43,8 @@ class ToolServer:
                 await self._start()
             token = secrets.token_urlsafe(24)
             self.channels[token] = channel
-        host = f"[{self.host}]" if ":" in self.host else self.host
+        host = socket.getfqdn() if self.host in WILDCARDS else self.host
+        host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{self.port}{MCP_PATH}{token}"
 
     def close(self, url: str) -> None:

@@ -18,7 +18,8 @@ AGENT_TIMEOUT = RunOption(
 )
 TOOLS_HOST = RunOption(
     name="tools_host",
-    help="the address the episodes' MCP tool endpoints listen on and are handed out with",
+    help="the address the episodes' MCP tool endpoints listen on and are handed out with "
+    "(0.0.0.0: every interface, handed out as this machine's host name)",
     default="127.0.0.1",
     resumable=True,
 )
