@@ -49,6 +49,7 @@ def example_agent(
         EXAMPLE_PROCESSES.pop(url, None)
         process.terminate()
         process.wait(timeout=10)
+        process.stderr.close()
 
 
 EXAMPLE_PROCESSES: dict[str, subprocess.Popen[str]] = {}
