@@ -10,6 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from tautrait_core.cli import cli
+from tautrait_core.remote.mcp_server import ToolServer
+from tautrait_core.remote.tool_channel import ToolChannel
 from tautrait_core.run.runner import execute
 from tautrait_core.scripted.scripts import GoldScript
 from tautrait_core.scripted.server import ScriptedModelServer
@@ -62,9 +64,18 @@ def test_the_example_agent_scores_as_the_tool_calling_agent(toy_plugin, streamin
         assert mine.termination is Termination.USER_STOP
 
 
-def test_concurrent_episodes_get_their_own_tools_and_data(toy_plugin) -> None:
+def test_concurrent_episodes_get_their_own_tools_and_data(toy_plugin, monkeypatch) -> None:
+    open_endpoints: list[int] = []
+    opening = ToolServer.open
+
+    async def counted(server: ToolServer, channel: ToolChannel) -> str:
+        url = await opening(server, channel)
+        open_endpoints.append(len(server.channels))
+        return url
+
+    monkeypatch.setattr(ToolServer, "open", counted)
     script = GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])
-    with ScriptedModelServer(script) as server, example_agent(server) as url:
+    with ScriptedModelServer(script, latency_s=0.2) as server, example_agent(server) as url:
         config = a2a_config(server, url, domain="toylib", num_trials=11, concurrency=32)
         report = execute(config)
         first_messages = [r for r in server.requests if r.get("tools") and len(r["messages"]) == 2]
@@ -79,6 +90,7 @@ def test_concurrent_episodes_get_their_own_tools_and_data(toy_plugin) -> None:
     # each trial of a task saw exactly its own observations
     assert {task: len(seen) for task, seen in calls_by_task.items()} == {0: 1, 1: 1, 2: 1}
     assert len(first_messages) == 33
+    assert max(open_endpoints) == 32  # 32 episodes were in flight at once
 
 
 @pytest.mark.parametrize(
