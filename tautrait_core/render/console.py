@@ -144,7 +144,17 @@ def print_metrics(
         )
         hint = command_hint(lead, f"tautrait run --resume {run.id}", results_db)
         out.print(hint, style="yellow", markup=False)
+    if metrics.agent_errors:
+        out.print(agent_errors_line(metrics), style="yellow", markup=False)
     out.print(cost_line(metrics), markup=False)
+
+
+def agent_errors_line(metrics: RunMetrics) -> str:
+    """How many scored episodes the agent ended by failing (``agent_error``)."""
+    return (
+        f"{metrics.agent_errors} episodes ended in an agent error (agent_error): the agent's "
+        "failure, scored 0 above"
+    )
 
 
 def runs_table(rows: list[dict[str, Any]]) -> Table:

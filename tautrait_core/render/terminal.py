@@ -19,7 +19,13 @@ from tautrait_core.analysis.transcript import (
 )
 from tautrait_core.interchange.result_import import IMPORTED_STATUS
 from tautrait_core.money import format_cost
-from tautrait_core.render.console import command_hint, cost_line, run_columns, run_sides
+from tautrait_core.render.console import (
+    agent_errors_line,
+    command_hint,
+    cost_line,
+    run_columns,
+    run_sides,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -142,6 +148,8 @@ def summary_view(
             resume = f"tautrait run --resume {record.id}"
             text = command_hint(f"{text} and are re-run by", resume, results_db)
         lines.append(Text(text, style="yellow"))
+    if metrics.agent_errors:
+        lines.append(Text(agent_errors_line(metrics), style="yellow"))
     return lines
 
 

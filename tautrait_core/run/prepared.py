@@ -78,7 +78,8 @@ def prepare(config: RunConfig) -> PreparedRun:
     agent_class = manager.get("agent", agent.strategy)
     if user.strategy is None:
         plays_user = agent_class.needs_model and not config.solo
-        config = config.with_settings(user="llm" if plays_user else "scripted")
+        default = getattr(agent_class, "default_user", None)
+        config = config.with_settings(user=default or ("llm" if plays_user else "scripted"))
         user = config.user
     user_class = manager.get("user", user.strategy)
     backend_class = manager.get("trait_backend", user.trait_backend)
