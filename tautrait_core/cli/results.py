@@ -236,13 +236,22 @@ def _import_tau2(path: Path) -> None:
 
     reports = library_call(import_tau2, path)
     first = next(item for item in reports if item.task_sets)
-    example = f"--domain tau2-{first.domain} --task-set {next(iter(first.task_sets))}"
+    example_set = next(iter(first.task_sets))
+    if "test" in first.splits.get(example_set, {}):
+        example_set += "/test"
+    example = f"--domain tau2-{first.domain} --task-set {example_set}"
+    if first.rules == "tau3":
+        console().print("τ³ checkout (τ²-bench v1.x): its task sets follow τ³'s rules.")
     _print_imports(reports, _tau2_imported, example)
 
 
 def _tau2_imported(item: Tau2Import) -> str:
-    sets = ", ".join(f"{name} ({n} tasks)" for name, n in item.task_sets.items())
-    return sets or "nothing imported"
+    sets = []
+    for name, count in item.task_sets.items():
+        splits = item.splits.get(name)
+        sizes = f"; splits {', '.join(f'{s} {n}' for s, n in splits.items())}" if splits else ""
+        sets.append(f"{name} ({count} tasks{sizes})")
+    return ", ".join(sets) or "nothing imported"
 
 
 def _print_imports(
@@ -257,6 +266,8 @@ def _print_imports(
         out.print(f"{item.domain}: {imported(item)} -> {item.folder}")
         for problem in item.problems:
             out.print(f"  skipped: {problem}")
+        for note in getattr(item, "notes", []):
+            out.print(f"  {note}")
     out.print(f"Run one with: tautrait run {example} ...")
 
 

@@ -18,6 +18,13 @@ with τ²'s own:
   such a task is *not scoreable* (:attr:`RewardInfo.not_scoreable`), never silently 0.
 
 Every component is reported whether it counts or not; each in τ²'s JSON shape.
+
+A task set that follows τ³'s rules (τ²-bench v1.x, ``rules="tau3"``) is graded as τ³
+grades it (its domain-spec Part A.2): every ending but a stop is premature (the note names
+the plain reason, no basis); the predicted state replays only the calls of state-mutating
+tools, and calls of tools neither side has are skipped; each action check says its tool's
+type; an NL_ASSERTION component without assertions is 1.0 with τ³'s note, so only tasks
+with assertions need a judge.
 """
 
 from __future__ import annotations
@@ -42,6 +49,17 @@ from tautrait_core.types.task import Action, Task
 PREMATURE_TERMINATIONS = frozenset({"max_steps", "too_many_errors"})
 """Endings τ² scores 0 without grading (its ``TerminationReason`` values)."""
 
+TAU3_FINISHED = frozenset(
+    {"user_stop", "user_transfer", "user_out_of_scope", "agent_stop", "terminating_tool"}
+)
+"""Endings τ³ grades (its ``user_stop`` and ``agent_stop``); any other is premature."""
+
+_TAU3_REASONS = {
+    "context_window": "context_window_exceeded",
+    "provider_error": "infrastructure_error",
+}
+"""τ³'s names of tautrait endings whose names differ."""
+
 _ENV_BASIS = (RewardBasis.DB, RewardBasis.ENV_ASSERTION)
 
 
@@ -65,6 +83,7 @@ def grade_criteria(
     termination: str,
     today: dt.date | None,
     judge: NLJudge | None = None,
+    rules: str = "tau2",
 ) -> RewardInfo:
     """Grade an episode of a τ²-style task (see the module docstring).
 
@@ -77,8 +96,11 @@ def grade_criteria(
             ``TerminationReason`` value).
         today: The episode's date (the tools' today).
         judge: Judges NL assertions; needed only when NL_ASSERTION is in the basis.
+        rules: ``"tau2"`` (the fork's rules) or ``"tau3"`` (τ²-bench v1.x).
     """
     reason = str(termination)
+    if rules == "tau3":
+        return _grade_tau3(domain, task, template, messages, reason, today, judge)
     if reason in PREMATURE_TERMINATIONS:
         note = f"Simulation terminated prematurely. Termination reason: {_enum_repr(reason)}"
         return _reward_info(0.0, reward_basis=[RewardBasis.DB.value], info={"note": note})
@@ -129,6 +151,79 @@ def grade_criteria(
     )
 
 
+def _grade_tau3(
+    domain: Domain,
+    task: Task,
+    template: StateTemplate,
+    messages: Sequence[Message],
+    reason: str,
+    today: dt.date | None,
+    judge: NLJudge | None,
+) -> RewardInfo:
+    """:func:`grade_criteria` with τ³'s rules."""
+    if reason not in TAU3_FINISHED:
+        plain = _TAU3_REASONS.get(reason, reason)
+        note = f"Simulation terminated prematurely. Termination reason: {plain}"
+        return _reward_info(0.0, reward_basis=None, info={"note": note})
+    criteria = task.evaluation_criteria
+    if criteria is None:
+        return _reward_info(1.0, reward_basis=None, info={"note": "No evaluation criteria"})
+    basis = [RewardBasis(item) for item in criteria.reward_basis]
+    assertions = criteria.nl_assertions or []
+    if RewardBasis.NL_ASSERTION in basis and assertions and judge is None:
+        return _reward_info(
+            0.0,
+            reward_basis=[item.value for item in basis],
+            info={"note": "NL_ASSERTION is in the reward basis and no judge model was given"},
+            not_scoreable="needs a judge model (--judge-model) for its NL assertions",
+        )
+    gold_actions = [as_action(item) for item in criteria.actions or []]
+    env = _grade_environment(
+        domain, task, template, messages, today, gold_actions, basis, mutating_only=True
+    )
+    action_reward, action_checks, action_info = grade_actions(gold_actions, messages)
+    for check in action_checks or []:
+        check["tool_type"] = tool_type_of(domain, check["action"]["name"])
+    comm_reward, comm_checks, comm_info = grade_communicate(criteria.communicate_info, messages)
+    reward = env.reward
+    breakdown = dict(env.breakdown)
+    if RewardBasis.ACTION in basis:
+        reward *= action_reward
+        breakdown[RewardBasis.ACTION.value] = action_reward
+    nl_checks, nl_info = None, None
+    if RewardBasis.NL_ASSERTION in basis:
+        if assertions:
+            assert judge is not None
+            nl_checks = judge(messages, assertions)
+        else:
+            nl_checks, nl_info = [], {"note": "No nl_assertions to evaluate"}
+        nl_reward = 1.0 if all(check["met"] for check in nl_checks) else 0.0
+        reward *= nl_reward
+        breakdown[RewardBasis.NL_ASSERTION.value] = nl_reward
+    if RewardBasis.COMMUNICATE in basis:
+        reward *= comm_reward
+        breakdown[RewardBasis.COMMUNICATE.value] = comm_reward
+    return _reward_info(
+        reward,
+        db_check=env.db_check,
+        env_assertions=env.assertion_checks,
+        action_checks=action_checks,
+        nl_assertions=nl_checks,
+        communicate_checks=comm_checks,
+        reward_basis=[item.value for item in basis],
+        reward_breakdown=breakdown,
+        info={"env": env.info, "nl": nl_info, "communicate": comm_info, "action": action_info},
+        hashes=env.hashes,
+    )
+
+
+def tool_type_of(domain: Domain, name: str) -> str | None:
+    """τ³'s type of the tool ``name`` (an agent tool, else a user tool): ``read``,
+    ``write``, ``think`` or ``generic``; ``None`` when neither side has it."""
+    found = domain.tools_by_name.get(name) or domain.user_tools_by_name.get(name)
+    return None if found is None else found.tool_type
+
+
 def _enum_repr(reason: str) -> str:
     return f"TerminationReason.{reason.upper()}"
 
@@ -166,7 +261,12 @@ def _grade_environment(
     today: dt.date | None,
     gold_actions: Sequence[Action],
     basis: Sequence[RewardBasis],
+    *,
+    mutating_only: bool = False,
 ) -> _EnvironmentGrade:
+    """The DB and ENV_ASSERTION part: the predicted state replays the trajectory's calls
+    (with ``mutating_only``, τ³'s rule: only calls of state-mutating tools of the side that
+    made them; calls of tools that side lacks are skipped)."""
     grade = _EnvironmentGrade()
     criteria = task.evaluation_criteria
     assert criteria is not None
@@ -177,8 +277,11 @@ def _grade_environment(
     with template.new_episode(today) as db:
         _apply_initial_state(domain, db, task, with_history=False)
         for message in messages:
+            side = message_side(message)
             for call in message.tool_calls or []:
-                execute_tool_call(domain, db, call, message_side(message))
+                if mutating_only and not _mutates_state(domain, side, call.name):
+                    continue
+                execute_tool_call(domain, db, call, side)
         sync_state(domain, db)
         hashes = side_hashes(domain, db)
         grade.assertion_checks = [
@@ -197,6 +300,12 @@ def _grade_environment(
         grade.reward *= assertions_reward
         grade.breakdown[RewardBasis.ENV_ASSERTION.value] = assertions_reward
     return grade
+
+
+def _mutates_state(domain: Domain, side: str, name: str) -> bool:
+    tools = domain.user_tools_by_name if side == "user" else domain.tools_by_name
+    found = tools.get(name)
+    return found is not None and found.mutates_state
 
 
 _gold_hashes: GoldCache[tuple[str, str | None]] = GoldCache()
