@@ -57,6 +57,12 @@ ray_address_option = click.option(
     help="Task set (default: the domain's own 'test' set; 'tau-trait:test' after an import).",
 )
 @click.option(
+    "--split",
+    default=None,
+    help="Split of a task set that has splits (τ³: train, test, base, ...) [default: base]; "
+    "same as --task-set NAME/SPLIT.",
+)
+@click.option(
     "--agent",
     "--agent-strategy",
     "agent",
@@ -213,7 +219,13 @@ ray_address_option = click.option(
     "--log-dir", default=None, help="Also write upstream result-list JSON into this folder."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options: Any) -> None:
+def run(
+    traits_file: Path | None,
+    as_json: bool,
+    task_ids: str | None,
+    split: str | None,
+    **options: Any,
+) -> None:
     """Run an evaluation: every selected task, --num-trials times.
 
     Each finished episode is stored at once in the results database; an interrupted run
@@ -232,6 +244,8 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
         for key, value in options.items()
         if context.get_parameter_source(key) != ParameterSource.DEFAULT
     }
+    if split is not None:
+        options["task_set"] = f"{options.get('task_set') or ''}/{split}"
     if traits_file is not None and options.get("traits"):
         raise click.UsageError("give either --traits or --traits-file, not both")
     if traits_file is not None:

@@ -144,8 +144,9 @@ class Limits(_Part):
     protocol's default, 30 agent steps or τ²-bench's 200 hops (:meth:`step_limit`); a
     prepared run stores the number it used."""
     max_errors: int | None = Field(None, ge=1)
-    """End the episode after this many failed tool calls (either side); ``None``: 10 with the
-    τ² protocol (τ²-bench's default, which it never enforces), no limit with τ-bench's."""
+    """End the episode after this many failed tool calls (either side); ``None``: 10 for a
+    task set with τ³'s rules (τ²-bench v1.x), else no limit (τ²-bench's fork declares 10
+    and never enforces it)."""
     max_cost: float | None = Field(None, gt=0)
     """Stop starting episodes once the run has spent this many dollars."""
 

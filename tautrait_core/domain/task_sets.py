@@ -180,9 +180,9 @@ def resolve_task_set(domain: Domain, name: str | None, split: str | None = None)
     Raises:
         UnknownNameError: no such task set, or no such split (naming the available ones).
     """
-    name = name or domain.default_task_set
-    if split is None and "/" in name:
+    if split is None and name and "/" in name:
         name, _, split = name.partition("/")
+    name = name or domain.default_task_set
     task_sets = all_task_sets(domain)
     if name in task_sets:
         return task_set_split(task_sets[name], split)

@@ -178,7 +178,13 @@ async def _score(
     judge_model = context.judge.model
     if judge_model is None:
         return grade_criteria(
-            domain, task, template, conversation.messages, termination.value, db.today
+            domain,
+            task,
+            template,
+            conversation.messages,
+            termination.value,
+            db.today,
+            rules=context.rules,
         )
     from tautrait_core.grading.nl_judge import ModelJudge
     from tautrait_core.llm.client import ModelSpec
@@ -196,6 +202,7 @@ async def _score(
         termination.value,
         db.today,
         ModelJudge(spec),
+        context.rules,
     )
 
 

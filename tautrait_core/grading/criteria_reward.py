@@ -160,14 +160,15 @@ def _grade_tau3(
     today: dt.date | None,
     judge: NLJudge | None,
 ) -> RewardInfo:
-    """:func:`grade_criteria` with τ³'s rules."""
+    """:func:`grade_criteria` with τ³'s rules. A grade without a basis (a premature ending,
+    a task without criteria) has an empty ``reward_basis``: τ³ writes it as null."""
     if reason not in TAU3_FINISHED:
         plain = _TAU3_REASONS.get(reason, reason)
         note = f"Simulation terminated prematurely. Termination reason: {plain}"
-        return _reward_info(0.0, reward_basis=None, info={"note": note})
+        return _reward_info(0.0, reward_basis=[], info={"note": note})
     criteria = task.evaluation_criteria
     if criteria is None:
-        return _reward_info(1.0, reward_basis=None, info={"note": "No evaluation criteria"})
+        return _reward_info(1.0, reward_basis=[], info={"note": "No evaluation criteria"})
     basis = [RewardBasis(item) for item in criteria.reward_basis]
     assertions = criteria.nl_assertions or []
     if RewardBasis.NL_ASSERTION in basis and assertions and judge is None:

@@ -197,6 +197,7 @@ def episode_context(prepared: PreparedRun, task_id: int, trial: int) -> EpisodeC
         trial,
         seed=episode_seed(config.seed, task_id, trial),
         protocol=prepared.task_set.protocol,
+        rules=prepared.task_set.rules,
         plugin_options=prepared.plugin_options,
     )
 

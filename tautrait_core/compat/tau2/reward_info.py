@@ -14,11 +14,13 @@ def tau2_reward_info(info: RewardInfo, rules: str = "tau2") -> dict[str, Any]:
     """A τ²-style :class:`RewardInfo` as τ²'s RewardInfo JSON object (§3.6 field order).
 
     An env-assertion check that could not run keeps only τ²'s keys (its ``error`` note is
-    tautrait's own). With τ³'s ``rules`` a grade without a basis (a premature ending)
-    keeps ``reward_basis`` null, as τ³ writes it.
+    tautrait's own). With τ³'s ``rules`` a grade without a basis (a premature ending, kept
+    as an empty basis) has ``reward_basis`` null, as τ³ writes it.
     """
     basis = info.reward_basis
-    if basis is None and rules != "tau3":
+    if rules == "tau3":
+        basis = basis or None
+    elif basis is None:
         basis = _DEFAULT_BASIS
     return {
         "reward": info.reward,
