@@ -98,3 +98,6 @@ def test_without_a_judge_only_retail_tasks_with_assertions_are_not_scoreable(
     assert outcomes == {"pass", "error"}, result.output
     errors = [e for e in episodes if e.outcome == "error"]
     assert all(e.error.startswith("not scoreable: needs a judge model") for e in errors)
+    report = CliRunner().invoke(cli, ["report", "latest", "--results-db", database])
+    line = f"{len(errors)} episodes left out as infrastructure errors; pass^k up to k=1"
+    assert line in report.output

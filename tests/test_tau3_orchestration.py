@@ -70,3 +70,20 @@ def test_the_step_limit_waits_for_pending_tool_results_under_tau3s_rules(rules: 
     else:
         assert last.role == "assistant" and last.tool_calls
         assert result.reward_info.info["note"].endswith("TerminationReason.MAX_STEPS")
+
+
+@pytest.mark.parametrize(
+    ("user_tools", "names"),
+    [
+        (None, ["check_status_bar", "toggle_airplane_mode"]),
+        (["check_status_bar"], ["check_status_bar"]),
+        ([], []),
+    ],
+)
+def test_a_task_chooses_the_customers_tools(user_tools: list[str] | None, names: list) -> None:
+    from tautrait_core.episode.context import EpisodeContext
+
+    domain = toy_phone.build_domain()
+    task = domain.task_sets["test"].tasks[0].model_copy(update={"user_tools": user_tools})
+    context = EpisodeContext(domain=domain, task=task, task_id=0, trial=0, seed=0)
+    assert [schema["function"]["name"] for schema in context.user_tool_schemas] == names

@@ -108,9 +108,16 @@ class EpisodeContext:
 
     @property
     def user_tool_schemas(self) -> list[dict[str, Any]]:
-        """The tools the customer may call in this episode (none in solo mode, where the
-        agent has them)."""
-        return [] if self.solo else list(self.domain.user_tool_schemas)
+        """The tools the customer may call in this episode: the domain's, or those the task
+        names (τ³'s ``user_tools``; ``[]``: none), and none in solo mode, where the agent
+        has them."""
+        if self.solo:
+            return []
+        schemas = list(self.domain.user_tool_schemas)
+        allowed = self.task.user_tools  # τ³: the task's own choice (None: all of them)
+        if allowed is None:
+            return schemas
+        return [schema for schema in schemas if schema["function"]["name"] in allowed]
 
     def plugin_option(self, name: str) -> Any:
         """The value of the run option ``name`` a plugin declares: as given, else its default.

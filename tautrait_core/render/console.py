@@ -109,6 +109,11 @@ def print_metrics(
             continue
         note = "" if entry.tasks == metrics.tasks else f"  (over {entry.tasks} tasks)"
         out.print(f"pass^{entry.k}: {entry.value:.3f}{note}")
+    if metrics.errors and metrics.rules == "tau3":
+        out.print(
+            f"{metrics.errors} episodes left out as infrastructure errors; "
+            f"pass^k up to k={len(metrics.pass_hat_k)} (τ³'s rule)"
+        )
     if metrics.errors:
         lead = (
             f"{metrics.errors} episodes ended in infrastructure errors; they are not "

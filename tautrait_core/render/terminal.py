@@ -141,6 +141,13 @@ def summary_view(
                 style="yellow",
             )
         )
+    if errors and metrics.rules == "tau3":
+        lines.append(
+            Text(
+                f"{len(errors)} episodes left out as infrastructure errors; "
+                f"pass^k up to k={len(metrics.pass_hat_k)} (τ³'s rule)"
+            )
+        )
     if errors:
         text = f"{len(errors)} episodes ended in infrastructure errors; they are not counted above"
         if not imported:
