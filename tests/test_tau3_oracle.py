@@ -101,3 +101,26 @@ def test_without_a_judge_only_retail_tasks_with_assertions_are_not_scoreable(
     report = CliRunner().invoke(cli, ["report", "latest", "--results-db", database])
     line = f"{len(errors)} episodes left out as infrastructure errors; pass^k up to k=1"
     assert line in report.output
+
+
+def test_check_lists_tau3_tasks_a_do_nothing_agent_passes(tau3_home: Path) -> None:
+    database = str(tau3_home / "results.db")
+    command = ["check", "--domain", "tau2-mock", "--task-set", "tau2:mock", "--json"]
+    result = CliRunner().invoke(cli, command)
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["splits"] == {"base": 10}
+    flagged = {r["task_name"]: [p["kind"] for p in r["problems"]] for r in report["reports"]}
+    assert flagged["create_task_1_nl_eval"] == ["passes_doing_nothing"]
+    noop = CliRunner().invoke(
+        cli,
+        ["run", "--domain", "tau2-mock", "--task-set", "tau2:mock", "--agent", "noop"]
+        + ["--user", "scripted", "--results-db", database, "--json"],
+    )
+    assert noop.exit_code == 0, noop.output
+    from tautrait_core.store.results import ResultStore
+
+    store = ResultStore(database)
+    [run] = store.list_runs()
+    passed = [e.reward for e in store.episodes(run.id) if e.reward == 1.0]
+    assert len(passed) == 1  # the noop agent itself passes the one task check listed

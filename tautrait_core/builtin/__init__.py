@@ -21,6 +21,7 @@ BUILTIN_PARTS = (
     ("agent", "human", "human:HumanAgent"),
     ("agent", "oracle-plan", "agents.oracle_plan:OraclePlanAgent"),
     ("agent", "solo", "agents.solo:SoloAgent"),
+    ("agent", "noop", "agents.noop:NoopAgent"),
     ("user", "scripted", "users.scripted:ScriptedUser"),
     ("user", "llm", "users.llm:LLMUser"),
     ("user", "react", "users.strategies:ReActUser"),
