@@ -114,8 +114,10 @@ def test_check_lists_tau3_tasks_a_do_nothing_agent_passes(tau3_home: Path) -> No
     assert flagged["create_task_1_nl_eval"] == ["passes_doing_nothing"]
     noop = CliRunner().invoke(
         cli,
-        ["run", "--domain", "tau2-mock", "--task-set", "tau2:mock", "--agent", "noop"]
-        + ["--user", "scripted", "--results-db", database, "--json"],
+        [
+            *["run", "--domain", "tau2-mock", "--task-set", "tau2:mock", "--agent", "noop"],
+            *["--user", "scripted", "--results-db", database, "--json"],
+        ],
     )
     assert noop.exit_code == 0, noop.output
     from tautrait_core.store.results import ResultStore

@@ -110,10 +110,7 @@ def print_metrics(
         note = "" if entry.tasks == metrics.tasks else f"  (over {entry.tasks} tasks)"
         out.print(f"pass^{entry.k}: {entry.value:.3f}{note}")
     if metrics.errors and metrics.rules == "tau3":
-        out.print(
-            f"{metrics.errors} episodes left out as infrastructure errors; "
-            f"pass^k up to k={len(metrics.pass_hat_k)} (τ³'s rule)"
-        )
+        out.print(tau3_errors_line(metrics), markup=False)
     if metrics.errors:
         lead = (
             f"{metrics.errors} episodes ended in infrastructure errors; they are not "
@@ -122,6 +119,14 @@ def print_metrics(
         hint = command_hint(lead, f"tautrait run --resume {run.id}", results_db)
         out.print(hint, style="yellow", markup=False)
     out.print(cost_line(metrics), markup=False)
+
+
+def tau3_errors_line(metrics: RunMetrics) -> str:
+    """What τ³'s metrics rule did to a run with infrastructure errors."""
+    return (
+        f"{metrics.errors} episodes left out as infrastructure errors; "
+        f"pass^k up to k={len(metrics.pass_hat_k)} (τ³'s rule)"
+    )
 
 
 def runs_table(rows: list[dict[str, Any]]) -> Table:

@@ -19,7 +19,7 @@ from tautrait_core.analysis.transcript import (
 )
 from tautrait_core.interchange.result_import import IMPORTED_STATUS
 from tautrait_core.money import format_cost
-from tautrait_core.render.console import command_hint, cost_line
+from tautrait_core.render.console import command_hint, cost_line, tau3_errors_line
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -142,12 +142,7 @@ def summary_view(
             )
         )
     if errors and metrics.rules == "tau3":
-        lines.append(
-            Text(
-                f"{len(errors)} episodes left out as infrastructure errors; "
-                f"pass^k up to k={len(metrics.pass_hat_k)} (τ³'s rule)"
-            )
-        )
+        lines.append(Text(tau3_errors_line(metrics)))
     if errors:
         text = f"{len(errors)} episodes ended in infrastructure errors; they are not counted above"
         if not imported:
