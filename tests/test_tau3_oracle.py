@@ -126,3 +126,35 @@ def test_check_lists_tau3_tasks_a_do_nothing_agent_passes(tau3_home: Path) -> No
     [run] = store.list_runs()
     passed = [e.reward for e in store.episodes(run.id) if e.reward == 1.0]
     assert len(passed) == 1  # the noop agent itself passes the one task check listed
+
+
+def test_a_chosen_reward_basis_is_reported_beside_the_official_reward(tau3_home: Path) -> None:
+    from tautrait_core.store.results import ResultStore
+
+    database = str(tau3_home / "results.db")
+    common = ["--task-set", "tau2:retail/test", "--results-db", database]
+    run = ["run", "--domain", "tau2-retail", *common, "--agent", "oracle", "--user", "scripted"]
+    result = CliRunner().invoke(cli, [*run, "--reward-basis", "db,action", "--json"])
+    assert result.exit_code == 0, result.output  # no judge needed: NL_ASSERTION not chosen
+    store = ResultStore(database)
+    [record] = store.list_runs()
+    episodes = store.episodes(record.id)
+    assert {e.outcome for e in episodes} == {"pass"}
+    infos = [e.reward_info for e in episodes]
+    assert {tuple(info.reward_basis) for info in infos} == {("DB", "ACTION")}
+    official = [info.official_reward for info in infos]
+    assert None in official and 1.0 in official  # tasks with assertions need a judge
+    report = CliRunner().invoke(cli, ["report", record.id, "--results-db", database])
+    judged = official.count(None)
+    assert (
+        "Reward on basis DB,ACTION (chosen): 1.000; official (each task's own basis): "
+        f"1.000 over {40 - judged} episodes ({judged} need a judge)"
+    ) in report.output
+    rescored = CliRunner().invoke(
+        cli,
+        ["rescore", record.id, "--results-db", database, "--reward-basis", "COMMUNICATE"],
+    )
+    assert rescored.exit_code == 0, rescored.output
+    assert "COMMUNICATE 1 (official 1)" in rescored.output
+    bad = CliRunner().invoke(cli, [*run, "--reward-basis", "DB,SPEED"])
+    assert bad.exit_code != 0 and "--reward-basis takes" in bad.output

@@ -180,9 +180,11 @@ def rescore_episode(
     recorded: RecordedEpisode,
     today: dt.date,
     judge: NLJudge | None = None,
+    reward_basis: Sequence[str] | None = None,
 ) -> EpisodeRescore:
     """Rescore one recorded episode against the current task of ``task_set`` (``judge``
-    grades the NL assertions of τ²-style tasks)."""
+    grades the NL assertions of τ²-style tasks; ``reward_basis`` replaces each task's own
+    basis, its official reward kept beside)."""
     result = recorded.result
     record = EpisodeRescore(task_id=result.task_id, trial=result.trial, old_reward=result.reward)
     tasks = task_set.tasks
@@ -198,7 +200,15 @@ def rescore_episode(
     task = tasks[result.task_id]
     if task.evaluation_criteria is not None:
         info = grade_criteria(
-            domain, task, template, result.messages, result.termination, today, judge
+            domain,
+            task,
+            template,
+            result.messages,
+            result.termination,
+            today,
+            judge,
+            task_set.rules,
+            reward_basis,
         )
         replay, termination, unfinished = None, result.termination, None
     else:
@@ -236,6 +246,7 @@ def rescore_episodes(
     *,
     default_today: dt.date | None = None,
     judge: NLJudge | None = None,
+    reward_basis: Sequence[str] | None = None,
 ) -> list[EpisodeRescore]:
     """Rescore ``episodes`` against ``task_set`` of ``domain``.
 
@@ -246,7 +257,13 @@ def rescore_episodes(
     fallback = default_today or dt.date.today()
     return [
         rescore_episode(
-            domain, task_set, template, e, today or e.result.env_date or fallback, judge
+            domain,
+            task_set,
+            template,
+            e,
+            today or e.result.env_date or fallback,
+            judge,
+            reward_basis,
         )
         for e in episodes
     ]
@@ -278,6 +295,7 @@ def rescore(
     results_db: str | Path | None = None,
     today: dt.date | None = None,
     judge: NLJudge | None = None,
+    reward_basis: Sequence[str] | None = None,
 ) -> RescoreReport:
     """Rescore a stored run (by id, ``latest`` or a unique prefix) or an upstream result file.
 
@@ -293,6 +311,8 @@ def rescore(
             else (older runs) the local date the run was created, or today for a file.
         judge: Grades the NL assertions of τ²-style tasks (without one, a task whose basis
             holds them is not scoreable).
+        reward_basis: Grade τ²-style tasks on this basis instead of their own (each
+            episode's ``reward_info.official_reward`` keeps the reward on theirs).
 
     Raises:
         RunNotFoundError, UnknownNameError, ConfigError, TaskSetError: the source, domain or
@@ -305,7 +325,13 @@ def rescore(
     found = lookup("domain", loaded.domain)
     selected = resolve_task_set(found, loaded.task_set)
     rescores = rescore_episodes(
-        found, selected, loaded.episodes, today, default_today=loaded.today, judge=judge
+        found,
+        selected,
+        loaded.episodes,
+        today,
+        default_today=loaded.today,
+        judge=judge,
+        reward_basis=reward_basis,
     )
     return RescoreReport(
         source=loaded.label,

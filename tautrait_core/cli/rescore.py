@@ -14,6 +14,7 @@ from tautrait_core.cli.root import (
     judge_spec,
     library_call,
     results_db_option,
+    reward_basis_option,
 )
 from tautrait_core.render.console import console, echo_json
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     "Model that judges the NL assertions of τ²-style tasks whose reward basis holds "
     "them (without one, such episodes are reported as not scoreable)."
 )
+@reward_basis_option
 @results_db_option
 @json_option
 def rescore(
@@ -48,6 +50,7 @@ def rescore(
     task_set: str | None,
     judge_model: str | None,
     judge_api_base: str | None,
+    reward_basis: str | None,
     results_db: Path | None,
     as_json: bool,
 ) -> None:
@@ -66,6 +69,11 @@ def rescore(
     if not Path(source).is_file():  # a run: check its database before asking for a judge
         path = results_db or default_results_db()
         library_call(check_results_database, path, must_exist=results_db is not None)
+    basis = None
+    if reward_basis is not None:
+        from tautrait_core.config.parts import JudgeSettings
+
+        basis = library_call(JudgeSettings, reward_basis=reward_basis).reward_basis
     judge = None
     if judge_model is not None:
         from tautrait_core.grading.nl_judge import ModelJudge
@@ -78,6 +86,7 @@ def rescore(
         task_set=task_set,
         results_db=results_db,
         judge=judge,
+        reward_basis=basis,
     )
     if as_json:
         echo_json(report.model_dump(mode="json"))
@@ -131,7 +140,10 @@ def _components(episode: EpisodeRescore) -> str:
     if info.not_scoreable is not None:
         return "not scoreable"
     breakdown = info.reward_breakdown or {}
-    return ", ".join(f"{name} {value:g}" for name, value in breakdown.items()) or "-"
+    shown = ", ".join(f"{name} {value:g}" for name, value in breakdown.items()) or "-"
+    if info.official_reward is not None:
+        shown += f" (official {info.official_reward:g})"
+    return shown
 
 
 def _verdict(episode: EpisodeRescore) -> str:

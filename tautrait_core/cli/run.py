@@ -24,6 +24,7 @@ from tautrait_core.cli.root import (
     max_cost_option,
     results_db_option,
     retrieval_options,
+    reward_basis_option,
     trait_backend_option,
 )
 from tautrait_core.cli.run_command import PLUGIN_OPTION_PREFIX, RunCommand
@@ -101,6 +102,7 @@ ray_address_option = click.option(
     "Model that judges NL assertions (τ²-style tasks whose reward basis holds "
     "NL_ASSERTION; without it they are not scoreable)."
 )
+@reward_basis_option
 @retrieval_options
 @trait_backend_option
 @click.option("--traits", default=None, help="Trait mix, e.g. impatience=high,confusion=1.")
@@ -219,13 +221,7 @@ ray_address_option = click.option(
     "--log-dir", default=None, help="Also write upstream result-list JSON into this folder."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def run(
-    traits_file: Path | None,
-    as_json: bool,
-    task_ids: str | None,
-    split: str | None,
-    **options: Any,
-) -> None:
+def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options: Any) -> None:
     """Run an evaluation: every selected task, --num-trials times.
 
     Each finished episode is stored at once in the results database; an interrupted run
@@ -244,6 +240,7 @@ def run(
         for key, value in options.items()
         if context.get_parameter_source(key) != ParameterSource.DEFAULT
     }
+    split = options.pop("split", None)
     if split is not None:
         options["task_set"] = f"{options.get('task_set') or ''}/{split}"
     if traits_file is not None and options.get("traits"):

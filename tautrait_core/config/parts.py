@@ -84,6 +84,29 @@ class JudgeSettings(_Part):
 
     model: str | None = None
     api_base: str | None = None
+    reward_basis: list[str] | None = None
+    """``--reward-basis``: the components a τ²-style reward is the product of, instead of
+    each task's own basis (``DB``, ``ENV_ASSERTION``, ``ACTION``, ``NL_ASSERTION``,
+    ``COMMUNICATE``); the official reward on the task's basis is kept beside it."""
+
+    @field_validator("reward_basis", mode="before")
+    @classmethod
+    def _basis(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [item.strip() for item in value.split(",") if item.strip()]
+        if isinstance(value, list):
+            value = [str(item).upper() for item in value]
+            unknown = [item for item in value if item not in REWARD_BASIS_NAMES]
+            if unknown or not value:
+                raise ConfigError(
+                    f"--reward-basis takes a comma-separated list of "
+                    f"{', '.join(REWARD_BASIS_NAMES)}; got {', '.join(unknown) or 'nothing'}"
+                )
+        return value
+
+
+REWARD_BASIS_NAMES = ("DB", "ENV_ASSERTION", "ACTION", "NL_ASSERTION", "COMMUNICATE")
+"""The components a τ²-style reward may be the product of (``--reward-basis``)."""
 
 
 class RetrievalSettings(_Part):
@@ -199,6 +222,7 @@ FLAT_FIELDS: dict[str, FlatField] = {
     "max_errors": FlatField("limits", "max_errors"),
     "judge_model": FlatField("judge", "model"),
     "judge_api_base": FlatField("judge", "api_base"),
+    "reward_basis": FlatField("judge", "reward_basis"),
     "max_retries": FlatField("transport", "max_retries"),
     "max_cost": FlatField("limits", "max_cost"),
     "cache": FlatField("transport", "cache"),

@@ -185,6 +185,7 @@ async def _score(
             termination.value,
             db.today,
             rules=context.rules,
+            reward_basis=context.judge.reward_basis,
         )
     from tautrait_core.grading.nl_judge import ModelJudge
     from tautrait_core.llm.client import ModelSpec
@@ -203,6 +204,7 @@ async def _score(
         db.today,
         ModelJudge(spec),
         context.rules,
+        context.judge.reward_basis,
     )
 
 

@@ -26,9 +26,10 @@ from tautrait_core.domain.initial_state import apply_initial_state, history_mess
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.tool_execution import sync_state
 from tautrait_core.domain.tools import describe_validation_error
-from tautrait_core.grading.criteria_reward import grade_criteria, run_side_tool
+from tautrait_core.grading.criteria_reward import grade_criteria
 from tautrait_core.grading.gold import gold_actions
 from tautrait_core.grading.reward import is_gold_tool_call, outputs_found
+from tautrait_core.grading.sides import run_side_tool
 from tautrait_core.types.messages import (
     NOOP_REPLY,
     STOP_TOKEN,

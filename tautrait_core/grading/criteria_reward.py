@@ -30,17 +30,23 @@ with assertions need a judge.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from tautrait_core.compat.tau2.actions import as_action
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.initial_state import apply_initial_state
-from tautrait_core.domain.state import EpisodeDB, StateTemplate, state_hash
-from tautrait_core.domain.tool_execution import execute_tool_call, run_user_tool, sync_state
-from tautrait_core.domain.tools import ERROR_PREFIX
+from tautrait_core.domain.state import EpisodeDB, StateTemplate
+from tautrait_core.domain.tool_execution import execute_tool_call, sync_state
 from tautrait_core.grading.criteria_checks import grade_actions, grade_communicate, message_side
 from tautrait_core.grading.gold_cache import GoldCache, replay_key
+from tautrait_core.grading.sides import (
+    mutates_state_of,
+    run_side_tool,
+    side_functions,
+    side_hashes,
+    tool_type_of,
+)
 from tautrait_core.types.criteria import EnvAssertion, RewardBasis
 from tautrait_core.types.messages import Message
 from tautrait_core.types.reward import RewardInfo
@@ -84,6 +90,7 @@ def grade_criteria(
     today: dt.date | None,
     judge: NLJudge | None = None,
     rules: str = "tau2",
+    reward_basis: Sequence[str] | None = None,
 ) -> RewardInfo:
     """Grade an episode of a τ²-style task (see the module docstring).
 
@@ -97,7 +104,23 @@ def grade_criteria(
         today: The episode's date (the tools' today).
         judge: Judges NL assertions; needed only when NL_ASSERTION is in the basis.
         rules: ``"tau2"`` (the fork's rules) or ``"tau3"`` (τ²-bench v1.x).
+        reward_basis: A basis chosen instead of the task's own (``--reward-basis``): the
+            reward and components are the chosen basis's, and ``official_reward`` is the
+            reward on the task's own basis.
     """
+    criteria = task.evaluation_criteria
+    if reward_basis is not None and criteria is not None:
+        official = grade_criteria(
+            domain, task, template, messages, termination, today, judge, rules
+        )
+        chosen_basis = [RewardBasis(item) for item in reward_basis]
+        chosen_criteria = criteria.model_copy(update={"reward_basis": chosen_basis})
+        chosen_task = task.model_copy(update={"evaluation_criteria": chosen_criteria})
+        chosen = grade_criteria(
+            domain, chosen_task, template, messages, termination, today, judge, rules
+        )
+        official_reward = None if official.not_scoreable is not None else official.reward
+        return chosen.model_copy(update={"official_reward": official_reward})
     reason = str(termination)
     if rules == "tau3":
         return _grade_tau3(domain, task, template, messages, reason, today, judge)
@@ -218,13 +241,6 @@ def _grade_tau3(
     )
 
 
-def tool_type_of(domain: Domain, name: str) -> str | None:
-    """τ³'s type of the tool ``name`` (an agent tool, else a user tool): ``read``,
-    ``write``, ``think`` or ``generic``; ``None`` when neither side has it."""
-    found = domain.tools_by_name.get(name) or domain.user_tools_by_name.get(name)
-    return None if found is None else found.tool_type
-
-
 def _enum_repr(reason: str) -> str:
     return f"TerminationReason.{reason.upper()}"
 
@@ -280,7 +296,7 @@ def _grade_environment(
         for message in messages:
             side = message_side(message)
             for call in message.tool_calls or []:
-                if mutating_only and not _mutates_state(domain, side, call.name):
+                if mutating_only and not mutates_state_of(domain, side, call.name):
                     continue
                 execute_tool_call(domain, db, call, side)
         sync_state(domain, db)
@@ -301,12 +317,6 @@ def _grade_environment(
         grade.reward *= assertions_reward
         grade.breakdown[RewardBasis.ENV_ASSERTION.value] = assertions_reward
     return grade
-
-
-def _mutates_state(domain: Domain, side: str, name: str) -> bool:
-    tools = domain.user_tools_by_name if side == "user" else domain.tools_by_name
-    found = tools.get(name)
-    return found is not None and found.mutates_state
 
 
 _gold_hashes: GoldCache[tuple[str, str | None]] = GoldCache()
@@ -343,37 +353,6 @@ def _apply_initial_state(domain: Domain, db: EpisodeDB, task: Task, *, with_hist
         initial_state = initial_state.model_copy(update={"message_history": None})
         task = task.model_copy(update={"initial_state": initial_state})
     apply_initial_state(domain, db, task)
-
-
-def run_side_tool(
-    domain: Domain, db: EpisodeDB, requestor: str, name: str, arguments: dict[str, Any]
-) -> str:
-    """Run a tool of the side that calls it (the agent's or, in a dual-control domain, the
-    customer's) and return the observation; never raises."""
-    if requestor != "user":
-        return domain.run_tool(db, name, arguments)
-    if not domain.dual_control:
-        return f"{ERROR_PREFIX}User tools not available"
-    return run_user_tool(domain, db, name, arguments)
-
-
-def side_hashes(domain: Domain, db: EpisodeDB) -> tuple[str, str | None]:
-    """The canonical hash of the agent's side and of the customer's side (``None`` when
-    the domain has no customer-side tables); equal rows give equal hashes."""
-    user_tables = {table.__tablename__ for table in domain.user_tables}  # type: ignore[attr-defined]
-    changes = db.changes()
-    agent_side = {key: value for key, value in changes.items() if key[0] not in user_tables}
-    user_side = {key: value for key, value in changes.items() if key[0] in user_tables}
-    user_hash = state_hash(db.template, user_side) if user_tables else None
-    return state_hash(db.template, agent_side), user_hash
-
-
-def side_functions(domain: Domain, side: str) -> Mapping[str, Callable[..., Any]]:
-    """The functions an env assertion or initialization action may name on ``side``:
-    the side's declared functions and its tools (called with the raw return value)."""
-    tools = domain.user_tools if side == "user" else domain.tools
-    declared = domain.user_functions if side == "user" else domain.agent_functions
-    return {**{tool.name: tool.function for tool in tools}, **declared}
 
 
 def _check_assertion(domain: Domain, db: EpisodeDB, assertion: EnvAssertion) -> dict[str, Any]:

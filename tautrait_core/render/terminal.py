@@ -13,6 +13,7 @@ from tautrait_core.analysis.grouping import describe_differences
 from tautrait_core.analysis.transcript import (
     component_failures,
     component_failures_line,
+    official_reward_line,
     reward_breakdown,
     transcript,
     visible,
@@ -109,9 +110,8 @@ def summary_view(
         )
     imported = record.status == IMPORTED_STATUS
     lines.append(Text(cost_line(metrics, imported)))
-    components = component_failures_line(summary.results)
-    if components is not None:
-        lines.append(Text(components))
+    for line in (component_failures_line(summary.results), official_reward_line(summary.results)):
+        lines += [Text(line)] if line is not None else []
     if summary.diagnoses:
         counts = summary.diagnosis_counts()
         faults = ", ".join(f"{name} {n}" for name, n in counts["fault"].items())
