@@ -42,6 +42,12 @@ if TYPE_CHECKING:
     "them (without one, such episodes are reported as not scoreable)."
 )
 @reward_basis_option
+@click.option(
+    "--fresh-tasks",
+    is_flag=True,
+    help="Results files: grade with the current task definitions (and say what changed) "
+    "instead of the tasks the file holds.",
+)
 @results_db_option
 @json_option
 def rescore(
@@ -51,6 +57,7 @@ def rescore(
     judge_model: str | None,
     judge_api_base: str | None,
     reward_basis: str | None,
+    fresh_tasks: bool,
     results_db: Path | None,
     as_json: bool,
 ) -> None:
@@ -66,7 +73,7 @@ def rescore(
     from tautrait_core.paths import default_results_db
     from tautrait_core.store.database_file import check_results_database
 
-    if not Path(source).is_file():  # a run: check its database before asking for a judge
+    if not Path(source).exists():  # a run: check its database before asking for a judge
         path = results_db or default_results_db()
         library_call(check_results_database, path, must_exist=results_db is not None)
     basis = None
@@ -87,6 +94,7 @@ def rescore(
         results_db=results_db,
         judge=judge,
         reward_basis=basis,
+        fresh_tasks=fresh_tasks,
     )
     if as_json:
         echo_json(report.model_dump(mode="json"))

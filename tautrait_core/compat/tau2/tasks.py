@@ -85,6 +85,7 @@ def task_from_tau2(data: dict[str, Any]) -> Task:
         user_tools=_optional_list(data, "user_tools"),
         required_documents=_optional_list(data, "required_documents"),
         issues=_optional_list(data, "issues"),
+        user_scenario=data["user_scenario"] if isinstance(data["user_scenario"], dict) else None,
     )
 
 
