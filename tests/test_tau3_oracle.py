@@ -77,7 +77,7 @@ def test_the_oracle_scores_one(tau3_home: Path, domain: str, task_set: str, size
 def test_the_oracle_scores_one_on_retails_test_split_with_a_judge(tau3_home: Path) -> None:
     with ScriptedModelServer(all_met) as server:
         judge = ["--judge-model", "openai/judge", "--judge-api-base", server.base_url]
-        arguments = ["--domain", "tau2-retail", "--task-set", "tau2:retail", "--split", "test"]
+        arguments = ["--task-set", "tau2:retail", "--split", "test"]  # it names its domain
         rewards = _oracle_rewards(tau3_home, *arguments, *judge)
         assert server.requests  # the tasks with assertions were judged
     assert len(rewards) == 40 and set(rewards.values()) == {1.0}

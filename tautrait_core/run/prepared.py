@@ -64,6 +64,10 @@ class PreparedRun:
 def prepare(config: RunConfig) -> PreparedRun:
     """Resolve names, load the task set and check the configuration before anything runs."""
     manager = get_plugin_manager()
+    if config.domain is None and (config.task_set or "").startswith("tau2:"):
+        # an imported τ² task set names its domain: tau2:retail/test runs on tau2-retail
+        tau2_domain = config.task_set.removeprefix("tau2:").split("/")[0].split("-")[0]  # type: ignore[union-attr]
+        config = config.with_settings(domain=f"tau2-{tau2_domain}")
     if config.domain is None:
         raise ConfigError(
             "missing --domain: a run needs a domain (RunConfig(domain=...)); "
