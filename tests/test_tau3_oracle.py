@@ -74,13 +74,16 @@ def test_the_oracle_scores_one(tau3_home: Path, domain: str, task_set: str, size
     assert failing == (MOCK_GOLD_FAILURES if domain == "tau2-mock" else set())
 
 
-def test_the_oracle_scores_one_on_retails_test_split_with_a_judge(tau3_home: Path) -> None:
+@pytest.mark.parametrize(("split", "size"), [(["--split", "test"], 40), ([], 114)])
+def test_the_oracle_scores_one_on_retail_with_a_judge(
+    tau3_home: Path, split: list[str], size: int
+) -> None:
     with ScriptedModelServer(all_met) as server:
         judge = ["--judge-model", "openai/judge", "--judge-api-base", server.base_url]
-        arguments = ["--task-set", "tau2:retail", "--split", "test"]  # it names its domain
+        arguments = ["--task-set", "tau2:retail", *split]  # the task set names its domain
         rewards = _oracle_rewards(tau3_home, *arguments, *judge)
         assert server.requests  # the tasks with assertions were judged
-    assert len(rewards) == 40 and set(rewards.values()) == {1.0}
+    assert len(rewards) == size and set(rewards.values()) == {1.0}
 
 
 def test_without_a_judge_only_retail_tasks_with_assertions_are_not_scoreable(
