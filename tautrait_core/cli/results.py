@@ -252,7 +252,9 @@ def _import_tau2(path: Path) -> None:
     from tautrait_core.interchange.tau2_import import import_tau2
 
     reports = library_call(import_tau2, path)
-    first = next(item for item in reports if item.task_sets)
+    imported = [item for item in reports if item.task_sets]
+    # τ³: show a test split where there is one
+    first = next((item for item in imported if "test" in str(item.splits)), imported[0])
     example_set = next(iter(first.task_sets))
     if "test" in first.splits.get(example_set, {}):
         example_set += "/test"
