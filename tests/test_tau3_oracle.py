@@ -112,7 +112,7 @@ def test_check_lists_tau3_tasks_a_do_nothing_agent_passes(tau3_home: Path) -> No
     result = CliRunner().invoke(cli, command)
     assert result.exit_code == 1
     report = json.loads(result.output)
-    assert report["splits"] == {"base": 10}
+    assert report["splits"] == {"base": 10} and report["rules"] == "tau3"
     flagged = {r["task_name"]: [p["kind"] for p in r["problems"]] for r in report["reports"]}
     assert flagged["create_task_1_nl_eval"] == ["passes_doing_nothing"]
     noop = CliRunner().invoke(

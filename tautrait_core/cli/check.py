@@ -43,6 +43,7 @@ def check(domain: str, task_set: str | None, as_json: bool) -> None:
                 "domain": domain,
                 "task_set": selected.name,
                 "tasks": len(reports),
+                "rules": selected.rules,
                 "splits": splits,
                 "defective_tasks": len(defective),
                 "problems_by_kind": dict(sorted(kinds.items())),
@@ -62,6 +63,8 @@ def check(domain: str, task_set: str | None, as_json: bool) -> None:
         if splits:
             sizes = ", ".join(f"{name} {count}" for name, count in splits.items())
             out.print(f"splits of {whole.name}: {sizes}")  # type: ignore[union-attr]
+        if selected.rules == "tau3":
+            out.print(f"{selected.name} follows τ³'s rules (τ²-bench v1.x)")
         summary = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
         out.print(
             f"{domain}/{selected.name}: {len(reports)} tasks, {len(defective)} with problems"
