@@ -269,8 +269,8 @@ def test_option_taking_another_plugin_s_name_is_refused(options_plugin: None) ->
 
 # -- tautrait run's own options against RunConfig ------------------------------------------
 
-CLI_ONLY = {"traits_file", "as_json"}
-"""`tautrait run` options that are not RunConfig fields."""
+CLI_ONLY = {"traits_file", "as_json", "split"}
+"""`tautrait run` options that are not RunConfig fields (--split joins --task-set: NAME/SPLIT)."""
 FLAG_EXCEPTIONS = {
     "run_name": ({"run_name"}, "the flag is --name"),
     "export_path": ({"export_path"}, "upstream's flag --result-fp"),

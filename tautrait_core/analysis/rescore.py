@@ -15,10 +15,10 @@ the task set.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
@@ -26,17 +26,15 @@ from pydantic import BaseModel, Field
 
 from tautrait_core.analysis.recorded_episodes import RecordedEpisode, RecordedVerdict, load_source
 from tautrait_core.analysis.tau2_recorded import load_tau2_file
+from tautrait_core.analysis.trajectory_replay import Replay, replay_trajectory
 from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task_sets import resolve_task_set, template_for
-from tautrait_core.episode.loop import ends_episode, execute_tool_call
 from tautrait_core.grading.criteria_checks import failing_components
 from tautrait_core.grading.criteria_reward import NLJudge, grade_criteria
 from tautrait_core.grading.metrics import PassHatK, is_success, pass_hat_k
-from tautrait_core.grading.reward import compute_reward
 from tautrait_core.interchange.tau2_results import is_tau2_results_file
 from tautrait_core.plugins import lookup
-from tautrait_core.types.messages import Message
 from tautrait_core.types.result import Outcome, Termination
 from tautrait_core.types.reward import RewardInfo
 from tautrait_core.types.task import Task
@@ -134,45 +132,6 @@ class RescoreReport(BaseModel):
     summary: RescoreSummary
 
 
-@dataclass(frozen=True)
-class Replay:
-    """The outcome of replaying one trajectory."""
-
-    reward_info: RewardInfo
-    ending_tool: str | None
-    """The terminating tool that ended the replay, if any."""
-    ignored_messages: int
-    """Assistant messages after the terminating tool, not replayed."""
-
-
-def replay_trajectory(
-    domain: Domain,
-    template: StateTemplate,
-    task: Task,
-    messages: Sequence[Message],
-    today: dt.date,
-) -> Replay:
-    """Replay the agent's side of ``messages`` on a fresh database and score it with ``task``."""
-    replies: list[str] = []
-    ending_tool: str | None = None
-    ignored = 0
-    with template.new_episode(today) as db:
-        for message in messages:
-            if message.role != "assistant":
-                continue
-            if ending_tool is not None:
-                ignored += 1
-            elif message.tool_calls:
-                call = message.tool_calls[0]
-                execute_tool_call(domain, db, call)
-                if ends_episode(domain, call):
-                    ending_tool = call.name
-            else:
-                replies.append(message.content or "")
-        reward_info = compute_reward(domain, task, db, replies)
-    return Replay(reward_info, ending_tool, ignored)
-
-
 def rescore_episode(
     domain: Domain,
     task_set: TaskSet,
@@ -180,9 +139,11 @@ def rescore_episode(
     recorded: RecordedEpisode,
     today: dt.date,
     judge: NLJudge | None = None,
+    reward_basis: Sequence[str] | None = None,
 ) -> EpisodeRescore:
     """Rescore one recorded episode against the current task of ``task_set`` (``judge``
-    grades the NL assertions of τ²-style tasks)."""
+    grades the NL assertions of τ²-style tasks; ``reward_basis`` replaces each task's own
+    basis, its official reward kept beside)."""
     result = recorded.result
     record = EpisodeRescore(task_id=result.task_id, trial=result.trial, old_reward=result.reward)
     tasks = task_set.tasks
@@ -198,7 +159,15 @@ def rescore_episode(
     task = tasks[result.task_id]
     if task.evaluation_criteria is not None:
         info = grade_criteria(
-            domain, task, template, result.messages, result.termination, today, judge
+            domain,
+            task,
+            template,
+            result.messages,
+            result.termination,
+            today,
+            judge,
+            task_set.rules,
+            reward_basis,
         )
         replay, termination, unfinished = None, result.termination, None
     else:
@@ -236,6 +205,7 @@ def rescore_episodes(
     *,
     default_today: dt.date | None = None,
     judge: NLJudge | None = None,
+    reward_basis: Sequence[str] | None = None,
 ) -> list[EpisodeRescore]:
     """Rescore ``episodes`` against ``task_set`` of ``domain``.
 
@@ -246,7 +216,13 @@ def rescore_episodes(
     fallback = default_today or dt.date.today()
     return [
         rescore_episode(
-            domain, task_set, template, e, today or e.result.env_date or fallback, judge
+            domain,
+            task_set,
+            template,
+            e,
+            today or e.result.env_date or fallback,
+            judge,
+            reward_basis,
         )
         for e in episodes
     ]
@@ -278,6 +254,8 @@ def rescore(
     results_db: str | Path | None = None,
     today: dt.date | None = None,
     judge: NLJudge | None = None,
+    reward_basis: Sequence[str] | None = None,
+    fresh_tasks: bool = False,
 ) -> RescoreReport:
     """Rescore a stored run (by id, ``latest`` or a unique prefix) or an upstream result file.
 
@@ -293,19 +271,33 @@ def rescore(
             else (older runs) the local date the run was created, or today for a file.
         judge: Grades the NL assertions of τ²-style tasks (without one, a task whose basis
             holds them is not scoreable).
+        reward_basis: Grade τ²-style tasks on this basis instead of their own (each
+            episode's ``reward_info.official_reward`` keeps the reward on theirs).
+        fresh_tasks: For a τ²/τ³ results file: grade with the task set's current task
+            definitions (and report what changed) instead of the tasks the file embeds,
+            as ``tau2 evaluate-trajs --fresh-tasks`` does. Runs always use the current ones.
 
     Raises:
         RunNotFoundError, UnknownNameError, ConfigError, TaskSetError: the source, domain or
             task set cannot be found or read.
     """
-    if is_tau2_results_file(source):
+    tau2_file = is_tau2_results_file(source)
+    if tau2_file:
         loaded = load_tau2_file(Path(source), domain, task_set)
     else:
         loaded = load_source(source, domain=domain, task_set=task_set, results_db=results_db)
     found = lookup("domain", loaded.domain)
     selected = resolve_task_set(found, loaded.task_set)
+    if tau2_file and not fresh_tasks:
+        selected = _with_recorded_tasks(selected, loaded.episodes)
     rescores = rescore_episodes(
-        found, selected, loaded.episodes, today, default_today=loaded.today, judge=judge
+        found,
+        selected,
+        loaded.episodes,
+        today,
+        default_today=loaded.today,
+        judge=judge,
+        reward_basis=reward_basis,
     )
     return RescoreReport(
         source=loaded.label,
@@ -313,6 +305,16 @@ def rescore(
         task_set=selected.name,
         episodes=rescores,
         summary=summarize_rescores(rescores),
+    )
+
+
+def _with_recorded_tasks(task_set: TaskSet, episodes: Sequence[RecordedEpisode]) -> TaskSet:
+    """``task_set`` with each task the episodes recorded (a results file's own) in place
+    of the current one of the same id."""
+    recorded = {e.task.id: e.task for e in episodes if e.task is not None and e.task.id}
+    current = task_set.tasks
+    return dataclasses.replace(
+        task_set, load_tasks=lambda: [recorded.get(task.id or "", task) for task in current]
     )
 
 

@@ -93,18 +93,32 @@ def _by_count(counter: Counter[str]) -> dict[str, int]:
     return dict(sorted(counter.items(), key=lambda item: (-item[1], item[0])))
 
 
+def task_set_rules(domain: str, task_set: str) -> str:
+    """Whose rules a run's task set follows (``"tau2"`` when it cannot be found now)."""
+    from tautrait_core.domain.task_sets import resolve_task_set
+    from tautrait_core.errors import TautraitError
+    from tautrait_core.plugins import lookup
+
+    try:
+        return resolve_task_set(lookup("domain", domain), task_set).rules
+    except TautraitError:
+        return "tau2"
+
+
 def summarize_run(
     store: ResultStore, record: RunRecord, bootstrap: BootstrapSettings
 ) -> RunSummary:
     """Load a run's episodes and diagnoses and compute its metrics and intervals."""
     results = store.episodes(record.id)
+    rules = task_set_rules(record.domain, record.task_set)
+    metrics = summarize(results, max_k=record.num_trials, rules=rules)
     return RunSummary(
         record=record,
         results=results,
-        metrics=summarize(results, max_k=record.num_trials),
+        metrics=metrics,
         intervals=pass_hat_k_intervals(
             results,
-            max_k=record.num_trials,
+            max_k=len(metrics.pass_hat_k) if rules == "tau3" else record.num_trials,
             resamples=bootstrap.resamples,
             seed=bootstrap.seed,
             confidence=bootstrap.confidence,

@@ -240,3 +240,26 @@ def _check_passed(check: dict[str, object]) -> bool:
         if key in check:
             return bool(check[key])
     return False
+
+
+def official_reward_line(results: Sequence[EpisodeResult]) -> str | None:
+    """The chosen basis's and the official rewards side by side, for a run graded with
+    ``--reward-basis`` (``None`` for other runs): the average reward on each, the official
+    one over the episodes whose own basis could be graded."""
+    chosen = [r for r in results if r.reward_info and r.reward_info.reward_basis]
+    if not chosen or all(r.reward_info.official_reward is None for r in chosen):  # type: ignore[union-attr]
+        return None
+    basis = ",".join(chosen[0].reward_info.reward_basis or [])  # type: ignore[union-attr]
+    official = [r.reward_info.official_reward for r in chosen]  # type: ignore[union-attr]
+    scored = [value for value in official if value is not None]
+    line = (
+        f"Reward on basis {basis} (chosen): {_mean([r.reward for r in chosen]):.3f}; "
+        f"official (each task's own basis): {_mean(scored):.3f}"
+    )
+    if len(scored) < len(official):
+        line += f" over {len(scored)} episodes ({len(official) - len(scored)} need a judge)"
+    return line
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0

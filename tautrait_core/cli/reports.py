@@ -213,6 +213,7 @@ def compare(
     Where the runs' user turns have trait ratings (tautrait traits audit), a trait-fidelity
     table shows beside each run's change how strongly its user showed each trait.
     """
+    from tautrait_core.analysis.transcript import official_reward_line
     from tautrait_core.render.terminal import trait_audit_view, trait_drop_view
 
     summaries = _summaries(results_db, run_ids, bootstrap)
@@ -231,6 +232,10 @@ def compare(
     out = console()
     for view in trait_drop_view(table):
         out.print(view)
+    for summary in summaries:
+        line = official_reward_line(summary.results)
+        if line is not None:
+            out.print(f"{summary.record.id}: {line}", markup=False)
     for audit in audits:
         out.print()
         for view in trait_audit_view(audit, table):

@@ -14,6 +14,7 @@ from tautrait_core.cli.root import (
     judge_spec,
     library_call,
     results_db_option,
+    reward_basis_option,
 )
 from tautrait_core.render.console import console, echo_json
 
@@ -40,6 +41,13 @@ if TYPE_CHECKING:
     "Model that judges the NL assertions of τ²-style tasks whose reward basis holds "
     "them (without one, such episodes are reported as not scoreable)."
 )
+@reward_basis_option
+@click.option(
+    "--fresh-tasks",
+    is_flag=True,
+    help="Results files: grade with the current task definitions (and say what changed) "
+    "instead of the tasks the file holds.",
+)
 @results_db_option
 @json_option
 def rescore(
@@ -48,6 +56,8 @@ def rescore(
     task_set: str | None,
     judge_model: str | None,
     judge_api_base: str | None,
+    reward_basis: str | None,
+    fresh_tasks: bool,
     results_db: Path | None,
     as_json: bool,
 ) -> None:
@@ -63,9 +73,14 @@ def rescore(
     from tautrait_core.paths import default_results_db
     from tautrait_core.store.database_file import check_results_database
 
-    if not Path(source).is_file():  # a run: check its database before asking for a judge
+    if not Path(source).exists():  # a run: check its database before asking for a judge
         path = results_db or default_results_db()
         library_call(check_results_database, path, must_exist=results_db is not None)
+    basis = None
+    if reward_basis is not None:
+        from tautrait_core.config.parts import JudgeSettings
+
+        basis = library_call(JudgeSettings, reward_basis=reward_basis).reward_basis
     judge = None
     if judge_model is not None:
         from tautrait_core.grading.nl_judge import ModelJudge
@@ -78,6 +93,8 @@ def rescore(
         task_set=task_set,
         results_db=results_db,
         judge=judge,
+        reward_basis=basis,
+        fresh_tasks=fresh_tasks,
     )
     if as_json:
         echo_json(report.model_dump(mode="json"))
@@ -131,7 +148,10 @@ def _components(episode: EpisodeRescore) -> str:
     if info.not_scoreable is not None:
         return "not scoreable"
     breakdown = info.reward_breakdown or {}
-    return ", ".join(f"{name} {value:g}" for name, value in breakdown.items()) or "-"
+    shown = ", ".join(f"{name} {value:g}" for name, value in breakdown.items()) or "-"
+    if info.official_reward is not None:
+        shown += f" (official {info.official_reward:g})"
+    return shown
 
 
 def _verdict(episode: EpisodeRescore) -> str:

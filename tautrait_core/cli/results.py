@@ -145,6 +145,13 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
     default=None,
     help="File to write [default: standard output].",
 )
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="tau2: write τ³'s folder format here (results.json and simulations/<id>.json).",
+)
 @results_db_option
 def export(
     run_ids: tuple[str, ...],
@@ -152,10 +159,12 @@ def export(
     outcome: str | None,
     min_reward: float | None,
     output: Path | None,
+    folder: Path | None,
     results_db: Path | None,
 ) -> None:
     """Export runs: upstream's result-list JSON (task_id, reward, info, traj, trial),
-    τ²-bench's results file (tau2), or training data in the OpenAI chat fine-tuning shape
+    τ²-bench's results file (tau2; τ³'s v1.0.1 shape for a τ³ task set, its folder
+    format with --dir), or training data in the OpenAI chat fine-tuning shape
     (sft, preference)."""
     if export_format != "sft" and (outcome is not None or min_reward is not None):
         raise click.UsageError("--outcome and --min-reward apply to --format sft only")
@@ -166,8 +175,16 @@ def export(
         from tautrait_core.interchange.result_files import result_list, tau2_result_file
 
         record = library_call(store.get_run, run_ids[0])
+        if folder is not None and export_format != "tau2":
+            raise click.UsageError("--dir applies to --format tau2 only")
         if export_format == "tau2":
             data = library_call(tau2_result_file, record, store.episodes(record.id))
+            if folder is not None:
+                from tautrait_core.interchange.tau3_results import write_tau3_dir
+
+                library_call(write_tau3_dir, data, folder)
+                console(stderr=True).print(f"Wrote {folder}", markup=False)
+                return
         else:
             from tautrait_core.interchange.run_tasks import tasks_of_run
 
@@ -238,14 +255,25 @@ def _import_tau2(path: Path) -> None:
     from tautrait_core.interchange.tau2_import import import_tau2
 
     reports = library_call(import_tau2, path)
-    first = next(item for item in reports if item.task_sets)
-    example = f"--domain tau2-{first.domain} --task-set {next(iter(first.task_sets))}"
+    imported = [item for item in reports if item.task_sets]
+    # τ³: show a test split where there is one
+    first = next((item for item in imported if "test" in str(item.splits)), imported[0])
+    example_set = next(iter(first.task_sets))
+    if "test" in first.splits.get(example_set, {}):
+        example_set += "/test"
+    example = f"--domain tau2-{first.domain} --task-set {example_set}"
+    if first.rules == "tau3":
+        console().print("τ³ checkout (τ²-bench v1.x): its task sets follow τ³'s rules.")
     _print_imports(reports, _tau2_imported, example)
 
 
 def _tau2_imported(item: Tau2Import) -> str:
-    sets = ", ".join(f"{name} ({n} tasks)" for name, n in item.task_sets.items())
-    return sets or "nothing imported"
+    sets = []
+    for name, count in item.task_sets.items():
+        splits = item.splits.get(name)
+        sizes = f"; splits {', '.join(f'{s} {n}' for s, n in splits.items())}" if splits else ""
+        sets.append(f"{name} ({count} tasks{sizes})")
+    return ", ".join(sets) or "nothing imported"
 
 
 def _print_imports(
@@ -260,11 +288,13 @@ def _print_imports(
         out.print(f"{item.domain}: {imported(item)} -> {item.folder}")
         for problem in item.problems:
             out.print(f"  skipped: {problem}")
+        for note in getattr(item, "notes", []):
+            out.print(f"  {note}")
     out.print(f"Run one with: tautrait run {example} ...")
 
 
 @cli.command("import-results")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(exists=True, path_type=Path))
 @click.option("--domain", default=None, help="Domain [default: read from the file name].")
 @click.option("--name", default=None, help="Run name [default: the file name].")
 @click.option("--task-set", default=None, help="Task set [default: tau-trait:test].")

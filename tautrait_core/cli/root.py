@@ -239,3 +239,14 @@ def cli() -> None:
       tautrait run --domain telehealth --agent tool-calling --agent-model gpt-4o \\
                    --user llm --user-model gpt-4o --traits impatience=high
     """
+
+
+reward_basis_option = click.option(
+    "--reward-basis",
+    default=None,
+    metavar="DB,ACTION,...",
+    help="Grade τ²-style tasks on these components instead of each task's own basis "
+    "(DB, ENV_ASSERTION, ACTION, NL_ASSERTION, COMMUNICATE); the official reward is kept "
+    "beside.",
+)
+"""``--reward-basis`` of ``run`` and ``rescore``."""

@@ -24,6 +24,7 @@ from tautrait_core.cli.root import (
     max_cost_option,
     results_db_option,
     retrieval_options,
+    reward_basis_option,
     trait_backend_option,
 )
 from tautrait_core.cli.run_command import PLUGIN_OPTION_PREFIX, RunCommand
@@ -55,6 +56,12 @@ ray_address_option = click.option(
     "task_set",
     default=None,
     help="Task set (default: the domain's own 'test' set; 'tau-trait:test' after an import).",
+)
+@click.option(
+    "--split",
+    default=None,
+    help="Split of a task set that has splits (τ³: train, test, base, ...) [default: base]; "
+    "same as --task-set NAME/SPLIT.",
 )
 @click.option(
     "--agent",
@@ -95,6 +102,7 @@ ray_address_option = click.option(
     "Model that judges NL assertions (τ²-style tasks whose reward basis holds "
     "NL_ASSERTION; without it they are not scoreable)."
 )
+@reward_basis_option
 @retrieval_options
 @trait_backend_option
 @click.option("--traits", default=None, help="Trait mix, e.g. impatience=high,confusion=1.")
@@ -232,6 +240,9 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
         for key, value in options.items()
         if context.get_parameter_source(key) != ParameterSource.DEFAULT
     }
+    split = options.pop("split", None)
+    if split is not None:
+        options["task_set"] = f"{options.get('task_set') or ''}/{split}"
     if traits_file is not None and options.get("traits"):
         raise click.UsageError("give either --traits or --traits-file, not both")
     if traits_file is not None:

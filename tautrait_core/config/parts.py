@@ -84,6 +84,29 @@ class JudgeSettings(_Part):
 
     model: str | None = None
     api_base: str | None = None
+    reward_basis: list[str] | None = None
+    """``--reward-basis``: the components a τ²-style reward is the product of, instead of
+    each task's own basis (``DB``, ``ENV_ASSERTION``, ``ACTION``, ``NL_ASSERTION``,
+    ``COMMUNICATE``); the official reward on the task's basis is kept beside it."""
+
+    @field_validator("reward_basis", mode="before")
+    @classmethod
+    def _basis(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [item.strip() for item in value.split(",") if item.strip()]
+        if isinstance(value, list):
+            value = [str(item).upper() for item in value]
+            unknown = [item for item in value if item not in REWARD_BASIS_NAMES]
+            if unknown or not value:
+                raise ConfigError(
+                    f"--reward-basis takes a comma-separated list of "
+                    f"{', '.join(REWARD_BASIS_NAMES)}; got {', '.join(unknown) or 'nothing'}"
+                )
+        return value
+
+
+REWARD_BASIS_NAMES = ("DB", "ENV_ASSERTION", "ACTION", "NL_ASSERTION", "COMMUNICATE")
+"""The components a τ²-style reward may be the product of (``--reward-basis``)."""
 
 
 class RetrievalSettings(_Part):
@@ -144,8 +167,9 @@ class Limits(_Part):
     protocol's default, 30 agent steps or τ²-bench's 200 hops (:meth:`step_limit`); a
     prepared run stores the number it used."""
     max_errors: int | None = Field(None, ge=1)
-    """End the episode after this many failed tool calls (either side); ``None``: 10 with the
-    τ² protocol (τ²-bench's default, which it never enforces), no limit with τ-bench's."""
+    """End the episode after this many failed tool calls (either side); ``None``: 10 for a
+    task set with τ³'s rules (τ²-bench v1.x), else no limit (τ²-bench's fork declares 10
+    and never enforces it)."""
     max_cost: float | None = Field(None, gt=0)
     """Stop starting episodes once the run has spent this many dollars."""
 
@@ -198,6 +222,7 @@ FLAT_FIELDS: dict[str, FlatField] = {
     "max_errors": FlatField("limits", "max_errors"),
     "judge_model": FlatField("judge", "model"),
     "judge_api_base": FlatField("judge", "api_base"),
+    "reward_basis": FlatField("judge", "reward_basis"),
     "max_retries": FlatField("transport", "max_retries"),
     "max_cost": FlatField("limits", "max_cost"),
     "cache": FlatField("transport", "cache"),

@@ -81,7 +81,9 @@ OMITTED_AT_DEFAULT = {"max_errors": None, "solo": False}
 :meth:`RunConfig.settings` at their default, so a run or sweep stored before them still
 compares (and resumes) as equal."""
 
-LEFT_OUT_WHEN_UNSET = frozenset({"retrieval", "retrieval_model", "retrieval_api_base"})
+LEFT_OUT_WHEN_UNSET = frozenset(
+    {"retrieval", "retrieval_model", "retrieval_api_base", "reward_basis"}
+)
 """Settings of domains with documents: left out of the flat form while unset (``None``), so
 runs of other domains, and runs stored before them, keep their layout."""
 

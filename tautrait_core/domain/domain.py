@@ -37,6 +37,12 @@ class TaskSet:
     with the customer) or ``"tau2"`` (every tool call of a message runs in order, the agent
     greets first, steps count hops, τ²'s stop signals and error limit apply). A
     dual-control domain always runs with ``"tau2"``.
+
+    ``rules`` says which upstream version's grading and orchestration rules a τ²-style
+    task set follows: ``"tau2"`` (the τ²-bench fork of 2025, the default) or ``"tau3"``
+    (τ²-bench v1.x: tool errors counted, only state-mutating calls replayed, ...).
+    ``splits`` names subsets of the tasks by id (τ³'s ``split_tasks.json``); the task set
+    ``<name>/<split>`` selects them in file order.
     """
 
     name: str
@@ -45,6 +51,8 @@ class TaskSet:
     load_rows: Callable[[], Iterable[SQLModel]] | None = None
     data_id: str | None = None
     protocol: Literal["tau-bench", "tau2"] = "tau-bench"
+    rules: Literal["tau2", "tau3"] = "tau2"
+    splits: Mapping[str, Sequence[str]] | None = None
 
     @cached_property
     def tasks(self) -> list[Task]:

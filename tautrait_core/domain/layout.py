@@ -9,7 +9,7 @@ policy in ``policy.md``, all next to the module that builds the domain.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,6 +19,7 @@ from tautrait_core.domain.imported_rows import imported_rows_loader
 from tautrait_core.domain.task_sets import (
     TAU2_IMPORT_HINT,
     TAU2_SOURCE,
+    imported_tau2_rules,
     tau2_data_dir,
     tau2_data_file,
 )
@@ -110,6 +111,9 @@ def imported_tau2_domain(
     rows_from: Callable[[dict[str, Any]], Iterable[SQLModel]],
     tools: Sequence[Tool],
     with_solo_policy: bool = False,
+    tau3_tools: Sequence[Tool] | None = None,
+    tau3_fields: Mapping[str, Any] | None = None,
+    user_rows_from: Callable[[dict[str, Any]], Iterable[SQLModel]] | None = None,
     **fields: Any,
 ) -> Domain:
     """τ²-bench's domain ``tau2_domain`` as ``tau2-<tau2_domain>``, run on what ``tautrait
@@ -120,8 +124,24 @@ def imported_tau2_domain(
 
     Unknown tools get τ²'s answer and ``transfer_to_human_agents`` ends an episode, as in
     τ²-bench; ``fields`` are any further :class:`Domain` fields (``agent_functions``,
-    ``merge_initial_data``, ...).
+    ``merge_initial_data``, ...). When the imported checkout is τ³'s (τ²-bench v1.x),
+    ``tau3_tools`` replaces ``tools`` and ``tau3_fields`` (e.g. a customer side τ³ added)
+    override ``fields``. ``user_rows_from`` turns the imported ``user_db.json``, when
+    there is one, into the customer side's rows.
     """
+    if imported_tau2_rules(tau2_domain) == "tau3":
+        tools = tau3_tools if tau3_tools is not None else tools
+        fields.update(tau3_fields or {})
+        tables = fields.pop("tables", tables)
+
+    def seed_rows() -> list[SQLModel]:
+        rows = list(rows_from(_imported_tau2_db(tau2_domain)))
+        user_db = tau2_data_dir(tau2_domain) / "user_db.json"
+        if user_rows_from is not None and fields.get("user_tables") and user_db.is_file():
+            data = read_json_file(user_db, ConfigError, "the imported database", TAU2_IMPORT_HINT)
+            rows += user_rows_from(data)
+        return rows
+
     return Domain(
         unknown_tool_message=TAU2_UNKNOWN_TOOL,
         name=f"{TAU2_SOURCE}-{tau2_domain}",
@@ -132,7 +152,7 @@ def imported_tau2_domain(
         ),
         tables=tables,
         seed_data=imported_rows_loader(
-            lambda: rows_from(_imported_tau2_db(tau2_domain)),
+            seed_rows,
             lambda: tau2_data_dir(tau2_domain) / "db.json",
             "tautrait import tau2 PATH_TO_TAU2_BENCH_CHECKOUT",
         ),

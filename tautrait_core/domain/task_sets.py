@@ -10,8 +10,10 @@ retail, telecom) runs on the tautrait domains named ``tau2-<d>`` and ``tau2-<d>-
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -30,6 +32,10 @@ UPSTREAM_DEFAULT = f"{UPSTREAM_SOURCE}:test"
 """The task set upstream results and upstream command lines default to, once imported."""
 
 TAU2_SOURCE = "tau2"
+TAU2_MANIFEST = "manifest.json"
+"""Beside an imported domain's task sets: each set's rules and splits (τ³ checkouts)."""
+DEFAULT_SPLIT = "base"
+"""The split a task set with splits runs when none is named (τ³'s default)."""
 TAU2_IMPORT_HINT = "import τ²-bench with: tautrait import tau2 PATH_TO_TAU2_BENCH_CHECKOUT"
 
 
@@ -72,17 +78,43 @@ def _tau2_task_sets(domain: Domain) -> dict[str, TaskSet]:
     if tau2_domain is None:
         return {}
     folder = tau2_data_dir(tau2_domain) / "task_sets"
+    manifest = _read_manifest(folder / TAU2_MANIFEST)
     task_sets: dict[str, TaskSet] = {}
     for path in sorted(folder.glob("*.json")):
+        if path.name == TAU2_MANIFEST:
+            continue
         name = f"{TAU2_SOURCE}:{path.stem}"
+        entry = manifest.get(path.stem, {})
+        rules = "tau3" if entry.get("rules") == "tau3" else "tau2"
+        version = "τ³ (τ²-bench v1.x)" if rules == "tau3" else "τ²-bench"
         task_sets[name] = TaskSet(
             name=name,
             load_tasks=_task_loader(path, TAU2_IMPORT_HINT),
-            description=f"τ²-bench {path.stem} tasks (imported into {folder.parent})",
+            description=f"{version} {path.stem} tasks (imported into {folder.parent})",
             data_id=f"{TAU2_SOURCE}@{folder.parent}",
             protocol="tau2",
+            rules=rules,
+            splits=entry.get("splits") or None,
         )
     return task_sets
+
+
+def imported_tau2_rules(tau2_domain: str) -> str:
+    """Whose rules the imported τ² domain's task sets follow: ``"tau3"`` when a τ³
+    checkout (τ²-bench v1.x) was imported, else ``"tau2"`` (the fork, or nothing yet)."""
+    try:
+        manifest = _read_manifest(tau2_data_dir(tau2_domain) / "task_sets" / TAU2_MANIFEST)
+    except TaskSetError:
+        return "tau2"
+    rules = {entry.get("rules") for entry in manifest.values() if isinstance(entry, dict)}
+    return "tau3" if "tau3" in rules else "tau2"
+
+
+def _read_manifest(path: Path) -> dict[str, dict[str, Any]]:
+    if not path.is_file():
+        return {}
+    data = read_json_file(path, TaskSetError, "the import manifest", TAU2_IMPORT_HINT)
+    return data if isinstance(data, dict) else {}
 
 
 def imported_task_sets(domain: Domain) -> dict[str, TaskSet]:
@@ -145,12 +177,20 @@ def all_task_sets(domain: Domain) -> dict[str, TaskSet]:
     return {**domain.task_sets, **imported_task_sets(domain)}
 
 
-def resolve_task_set(domain: Domain, name: str | None) -> TaskSet:
-    """The task set called ``name`` (the domain's default when ``None``)."""
+def resolve_task_set(domain: Domain, name: str | None, split: str | None = None) -> TaskSet:
+    """The task set called ``name`` (the domain's default when ``None``); of a task set
+    with splits, the split named ``split`` or after a slash (``tau2:retail/test``), else
+    its ``base`` split.
+
+    Raises:
+        UnknownNameError: no such task set, or no such split (naming the available ones).
+    """
+    if split is None and name and "/" in name:
+        name, _, split = name.partition("/")
     name = name or domain.default_task_set
     task_sets = all_task_sets(domain)
     if name in task_sets:
-        return task_sets[name]
+        return task_set_split(task_sets[name], split)
     hint = ""
     if name.startswith(f"{UPSTREAM_SOURCE}:") and domain.upstream is not None:
         hint = (
@@ -160,6 +200,46 @@ def resolve_task_set(domain: Domain, name: str | None) -> TaskSet:
     elif tau2_domain_of(domain.name) is not None:
         hint = f"τ²-bench task sets appear after you {TAU2_IMPORT_HINT}"
     raise UnknownNameError(f"{domain.name} task set", name, list(task_sets), hint)
+
+
+def task_set_split(task_set: TaskSet, split: str | None) -> TaskSet:
+    """The split ``split`` of ``task_set`` (its ``base`` split when ``None`` and it has
+    one): the tasks whose ids the split lists, in file order, as the task set
+    ``<name>/<split>``.
+
+    Raises:
+        UnknownNameError: the task set has no split of that name.
+    """
+    splits = task_set.splits or {}
+    if split is None:
+        if DEFAULT_SPLIT not in splits:
+            return task_set
+        split = DEFAULT_SPLIT
+    if split not in splits:
+        hint = "" if splits else f"{task_set.name} has no splits; leave out the split"
+        raise UnknownNameError(f"{task_set.name} split", split, list(splits), hint)
+    members = set(splits[split])
+    whole = task_set
+
+    def load() -> list[Task]:
+        return [task for task in whole.tasks if task.id in members]
+
+    return dataclasses.replace(
+        task_set,
+        name=f"{task_set.name}/{split}",
+        load_tasks=load,
+        description=f"{task_set.description}, split {split}",
+        splits=None,
+    )
+
+
+def split_sizes(task_set: TaskSet) -> dict[str, int]:
+    """How many of the task set's tasks each of its splits selects."""
+    ids = [task.id for task in task_set.tasks]
+    return {
+        split: sum(task_id in set(members) for task_id in ids)
+        for split, members in (task_set.splits or {}).items()
+    }
 
 
 def upstream_task_set(domain: Domain, given: str | None, what: str) -> str | None:

@@ -86,7 +86,7 @@ def tau2_calculate_tool(toolkit_tool: Callable[..., Any]) -> Tau2Tool:
     """τ²'s ``calculate`` tool (the same in airline and retail) for the toolkit whose
     decorator :func:`tau2_tool` made: ``calculate = tau2_calculate_tool(airline_tool)``."""
 
-    @toolkit_tool
+    @toolkit_tool(tool_type="generic")
     def calculate(db: Any, expression: str) -> str:
         """Calculate the result of a mathematical expression.
 
@@ -102,7 +102,7 @@ def tau2_transfer_tool(toolkit_tool: Callable[..., Any]) -> Tau2Tool:
     """τ²'s ``transfer_to_human_agents`` tool (the same in airline, retail and mock) for the
     toolkit whose decorator :func:`tau2_tool` made."""
 
-    @toolkit_tool
+    @toolkit_tool(tool_type="generic")
     def transfer_to_human_agents(db: Any, summary: str) -> str:
         """Transfer the user to a human agent, with a summary of their issue.
 

@@ -70,7 +70,7 @@ def runs_user_tool(domain: Domain, name: str, side: Side, solo: bool = False) ->
 def run_user_tool(domain: Domain, db: EpisodeDB, name: str, arguments: dict[str, Any]) -> str:
     """Run user tool ``name`` as :meth:`Domain.run_tool` runs an agent tool; an unknown name
     gives τ²-bench's error text (as the grader's replay,
-    :func:`tautrait_core.grading.criteria_reward.run_side_tool`, does)."""
+    :func:`tautrait_core.grading.sides.run_side_tool`, does)."""
     if not domain.dual_control:
         return f"{ERROR_PREFIX}User tools not available"
     found = domain.user_tools_by_name.get(name)

@@ -36,6 +36,8 @@ class EpisodeContext:
         protocol: How the episode runs: its task set's protocol (``"tau-bench"`` or
             ``"tau2"``, see :class:`tautrait_core.domain.domain.TaskSet`); a dual-control
             domain and solo mode always run with τ²'s (:attr:`tau2`).
+        rules: Whose rules a τ²-style episode follows: its task set's ``"tau2"`` (the
+            fork) or ``"tau3"`` (τ²-bench v1.x), see :class:`TaskSet`.
         agent: The agent's strategy, model and temperature.
         user: The simulated user's strategy, model, temperature and traits.
         judge: The model that judges NL assertions, if any.
@@ -53,6 +55,7 @@ class EpisodeContext:
     trial: int
     seed: int
     protocol: Literal["tau-bench", "tau2"] = "tau-bench"
+    rules: Literal["tau2", "tau3"] = "tau2"
     agent: AgentSettings = field(default_factory=AgentSettings)
     user: UserSettings = field(default_factory=UserSettings)
     judge: JudgeSettings = field(default_factory=JudgeSettings)
@@ -72,6 +75,7 @@ class EpisodeContext:
         seed: int = 0,
         protocol: Literal["tau-bench", "tau2"] = "tau-bench",
         plugin_options: Mapping[str, Any] | None = None,
+        rules: Literal["tau2", "tau3"] = "tau2",
     ) -> EpisodeContext:
         """The context of one episode of a run configured by ``config``: its parts, and
         ``plugin_options`` (the run's option values with defaults filled in; by default the
@@ -83,6 +87,7 @@ class EpisodeContext:
             trial=trial,
             seed=seed,
             protocol=protocol,
+            rules=rules,
             agent=config.agent,
             user=config.user,
             judge=config.judge,
@@ -103,9 +108,16 @@ class EpisodeContext:
 
     @property
     def user_tool_schemas(self) -> list[dict[str, Any]]:
-        """The tools the customer may call in this episode (none in solo mode, where the
-        agent has them)."""
-        return [] if self.solo else list(self.domain.user_tool_schemas)
+        """The tools the customer may call in this episode: the domain's, or those the task
+        names (τ³'s ``user_tools``; ``[]``: none), and none in solo mode, where the agent
+        has them."""
+        if self.solo:
+            return []
+        schemas = list(self.domain.user_tool_schemas)
+        allowed = self.task.user_tools  # τ³: the task's own choice (None: all of them)
+        if allowed is None:
+            return schemas
+        return [schema for schema in schemas if schema["function"]["name"] in allowed]
 
     def plugin_option(self, name: str) -> Any:
         """The value of the run option ``name`` a plugin declares: as given, else its default.

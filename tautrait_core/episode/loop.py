@@ -179,7 +179,14 @@ async def _score(
     judge_model = context.judge.model
     if judge_model is None:
         return grade_criteria(
-            domain, task, template, conversation.messages, termination.value, db.today
+            domain,
+            task,
+            template,
+            conversation.messages,
+            termination.value,
+            db.today,
+            rules=context.rules,
+            reward_basis=context.judge.reward_basis,
         )
     from tautrait_core.grading.nl_judge import ModelJudge
     from tautrait_core.llm.client import ModelSpec
@@ -197,6 +204,8 @@ async def _score(
         termination.value,
         db.today,
         ModelJudge(spec),
+        context.rules,
+        context.judge.reward_basis,
     )
 
 

@@ -11,6 +11,13 @@ sees the agent's. The episode ends on the customer's ``###STOP###``, ``###TRANSF
 ``max_errors`` tool calls have failed, or after ``max_steps`` hops. As in τ²-bench, a
 transfer is an ordinary tool call here (the domain's terminating tools do not end the
 episode): the conversation goes on until the customer says they were transferred.
+
+The tool-error limit follows the task set's rules: the fork counts no errors (its
+``max_errors`` is never reached), so there is no limit unless ``--max-errors`` is given;
+τ³ (τ²-bench v1.x) counts every failed call over the whole episode (a task's message
+history aside) and ends it at 10 by default. Under τ³'s rules the step and error limits
+are checked only when no tool call waits for its result, so a message with tool calls
+always gets its results before the episode ends.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from tautrait_core.types.messages import (
 from tautrait_core.types.result import Termination
 
 DEFAULT_MAX_ERRORS = 10
-"""The error limit when ``--max-errors`` is not given (τ²-bench's default)."""
+"""The error limit under τ³'s rules when ``--max-errors`` is not given (τ³'s default)."""
 
 USER_SIGNALS = {
     STOP_TOKEN: Termination.USER_STOP,
@@ -68,7 +75,8 @@ class Tau2Episode(EpisodeProtocol):
     """Runs one conversation with the τ² protocol, filling in ``conversation``."""
 
     def __post_init__(self) -> None:
-        self.max_errors = self.context.limits.max_errors or DEFAULT_MAX_ERRORS
+        limits, tau3 = self.context.limits, self.context.rules == "tau3"
+        self.max_errors = limits.max_errors or (DEFAULT_MAX_ERRORS if tau3 else None)
         self.pending_user: UserInput = self.user.start
         self.pending_calls: tuple[Message, Side] | None = None
 
@@ -86,10 +94,15 @@ class Tau2Episode(EpisodeProtocol):
             conversation.steps += 1
             if conversation.termination is not None:
                 break
-            if conversation.steps >= self.context.limits.step_limit(tau2=True):
-                conversation.termination = Termination.MAX_STEPS
-            elif conversation.tool_errors >= self.max_errors:
+            tau3 = self.context.rules == "tau3"
+            if speaker == "environment" and tau3:
+                continue  # τ³: tool calls get their results before any limit ends the episode
+            out_of_steps = conversation.steps >= self.context.limits.step_limit(tau2=True)
+            errors = self.max_errors is not None and conversation.tool_errors >= self.max_errors
+            if errors and (tau3 or not out_of_steps):  # τ³'s error check comes second, and wins
                 conversation.termination = Termination.TOO_MANY_ERRORS
+            elif out_of_steps:
+                conversation.termination = Termination.MAX_STEPS
 
     def opening(self, history: list[Message]) -> Speaker:
         """Who speaks first: the customer after the greeting, the agent alone in solo mode,

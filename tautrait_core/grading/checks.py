@@ -9,6 +9,12 @@ on the user tools), with the state sync after each call that succeeded, as in an
 the gold replay (its calls, then an agent message saying every ``communicate_info``
 string) is then graded on the task's criteria, and a task whose own gold replay does not
 score 1 is reported: no agent, not even the oracle, can pass it.
+
+A τ²-style task is also reported when its criteria are empty (no basis, or none of its
+components has anything to check) or when a do-nothing agent would pass it: the
+conversation of the ``noop`` agent (the task's message history, if any, one agent message
+that does nothing, the customer's stop) is graded on the task's criteria, with the task
+set's rules (the fork's or τ³'s); a task that needs a judge for it is not reported.
 """
 
 from __future__ import annotations
@@ -16,14 +22,21 @@ from __future__ import annotations
 from pydantic import BaseModel, Field, ValidationError
 
 from tautrait_core.domain.domain import Domain, TaskSet
-from tautrait_core.domain.initial_state import apply_initial_state
+from tautrait_core.domain.initial_state import apply_initial_state, history_messages
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.tool_execution import sync_state
 from tautrait_core.domain.tools import describe_validation_error
-from tautrait_core.grading.criteria_reward import grade_criteria, run_side_tool
+from tautrait_core.grading.criteria_reward import grade_criteria
 from tautrait_core.grading.gold import gold_actions
 from tautrait_core.grading.reward import is_gold_tool_call, outputs_found
-from tautrait_core.types.messages import STOP_TOKEN, Message, tool_call_messages
+from tautrait_core.grading.sides import run_side_tool
+from tautrait_core.types.messages import (
+    NOOP_REPLY,
+    STOP_TOKEN,
+    TAU2_GREETING,
+    Message,
+    tool_call_messages,
+)
 from tautrait_core.types.task import RESPOND_ACTION, Task
 
 GOLD_REPLY_WITHOUT_INFO = "Your request has been handled."
@@ -39,6 +52,8 @@ PROBLEM_KINDS = (
     "unknown_user",
     "no_state_change",
     "gold_replay_fails",
+    "empty_criteria",
+    "passes_doing_nothing",
 )
 
 
@@ -60,8 +75,11 @@ class TaskCheck(BaseModel):
     problems: list[TaskProblem] = Field(default_factory=list)
 
 
-def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task) -> TaskCheck:
-    """Replay ``task``'s gold actions and report what is wrong with it."""
+def check_task(
+    domain: Domain, template: StateTemplate, task_id: int, task: Task, rules: str = "tau2"
+) -> TaskCheck:
+    """Replay ``task``'s gold actions and report what is wrong with it (a τ²-style task
+    graded with ``rules``, its task set's)."""
     report = TaskCheck(task_id=task_id, user_id=task.user_id, task_name=task.id)
     problems = report.problems
     observations: list[str] = []
@@ -137,7 +155,8 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
                 )
             )
         if task.evaluation_criteria is not None:
-            problems += _graded_gold_replay(domain, template, task, trajectory, db.today)
+            problems += _graded_gold_replay(domain, template, task, trajectory, db.today, rules)
+            problems += _weak_criteria(domain, template, task, db.today, rules)
     for output, found in outputs_found(task.outputs, observations).items():
         if not found:
             problems.append(
@@ -147,7 +166,12 @@ def check_task(domain: Domain, template: StateTemplate, task_id: int, task: Task
 
 
 def _graded_gold_replay(
-    domain: Domain, template: StateTemplate, task: Task, trajectory: list[Message], today: object
+    domain: Domain,
+    template: StateTemplate,
+    task: Task,
+    trajectory: list[Message],
+    today: object,
+    rules: str,
 ) -> list[TaskProblem]:
     """The problem of a τ²-style task whose gold replay fails its own criteria (none if it
     scores 1 or needs a judge to be graded)."""
@@ -159,7 +183,15 @@ def _graded_gold_replay(
         Message(role="assistant", content=reply),
         Message(role="user", content=STOP_TOKEN),
     ]
-    info = grade_criteria(domain, task, template, messages, "user_stop", today)  # type: ignore[arg-type]
+    info = grade_criteria(
+        domain,
+        task,
+        template,
+        messages,
+        "user_stop",
+        today,  # type: ignore[arg-type]
+        rules=rules,
+    )
     if info.not_scoreable is not None or info.reward == 1.0:
         return []
     failed = sorted(name for name, value in (info.reward_breakdown or {}).items() if value < 1)
@@ -172,6 +204,59 @@ def _graded_gold_replay(
     ]
 
 
+def _weak_criteria(
+    domain: Domain, template: StateTemplate, task: Task, today: object, rules: str
+) -> list[TaskProblem]:
+    """The problems of a τ²-style task that any agent passes: empty criteria, or a
+    do-nothing conversation that scores 1."""
+    criteria = task.evaluation_criteria
+    assert criteria is not None
+    checks_something = (
+        criteria.actions
+        or criteria.env_assertions
+        or criteria.communicate_info
+        or criteria.nl_assertions
+    )
+    if not criteria.reward_basis or not checks_something:
+        return [TaskProblem(kind="empty_criteria", detail="nothing to check: any agent passes")]
+    info = grade_criteria(
+        domain,
+        task,
+        template,
+        noop_trajectory(task),
+        "user_stop",
+        today,  # type: ignore[arg-type]
+        rules=rules,
+    )
+    if info.not_scoreable is not None or info.reward != 1.0:
+        return []
+    basis = ", ".join(criteria.reward_basis)
+    detail = f"the noop agent, which does nothing, scores 1 (basis {basis})"
+    return [TaskProblem(kind="passes_doing_nothing", detail=detail)]
+
+
+def noop_trajectory(task: Task) -> list[Message]:
+    """The conversation of the ``noop`` agent on ``task``: the task's message history (or
+    the greeting and the customer's request), one agent message, the customer's stop."""
+    history = task.initial_state.message_history if task.initial_state else None
+    messages = (
+        history_messages(history)
+        if history
+        else [
+            Message(role="assistant", content=TAU2_GREETING),
+            Message(role="user", content="I need help."),
+        ]
+    )
+    return [
+        *messages,
+        Message(role="assistant", content=NOOP_REPLY),
+        Message(role="user", content=STOP_TOKEN),
+    ]
+
+
 def check_task_set(domain: Domain, task_set: TaskSet, template: StateTemplate) -> list[TaskCheck]:
-    """Check every task of a task set."""
-    return [check_task(domain, template, index, task) for index, task in enumerate(task_set.tasks)]
+    """Check every task of a task set (τ²-style tasks graded with the set's rules)."""
+    return [
+        check_task(domain, template, index, task, task_set.rules)
+        for index, task in enumerate(task_set.tasks)
+    ]

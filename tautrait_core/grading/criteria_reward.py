@@ -18,22 +18,35 @@ with τ²'s own:
   such a task is *not scoreable* (:attr:`RewardInfo.not_scoreable`), never silently 0.
 
 Every component is reported whether it counts or not; each in τ²'s JSON shape.
+
+A task set that follows τ³'s rules (τ²-bench v1.x, ``rules="tau3"``) is graded as τ³
+grades it (its domain-spec Part A.2): every ending but a stop is premature (the note names
+the plain reason, no basis); the predicted state replays only the calls of state-mutating
+tools, and calls of tools neither side has are skipped; each action check says its tool's
+type; an NL_ASSERTION component without assertions is 1.0 with τ³'s note, so only tasks
+with assertions need a judge.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from tautrait_core.compat.tau2.actions import as_action
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.initial_state import apply_initial_state
-from tautrait_core.domain.state import EpisodeDB, StateTemplate, state_hash
-from tautrait_core.domain.tool_execution import execute_tool_call, run_user_tool, sync_state
-from tautrait_core.domain.tools import ERROR_PREFIX
+from tautrait_core.domain.state import EpisodeDB, StateTemplate
+from tautrait_core.domain.tool_execution import execute_tool_call, sync_state
 from tautrait_core.grading.criteria_checks import grade_actions, grade_communicate, message_side
 from tautrait_core.grading.gold_cache import GoldCache, replay_key
+from tautrait_core.grading.sides import (
+    mutates_state_of,
+    run_side_tool,
+    side_functions,
+    side_hashes,
+    tool_type_of,
+)
 from tautrait_core.types.criteria import EnvAssertion, RewardBasis
 from tautrait_core.types.messages import Message
 from tautrait_core.types.reward import RewardInfo
@@ -41,6 +54,17 @@ from tautrait_core.types.task import Action, Task
 
 PREMATURE_TERMINATIONS = frozenset({"max_steps", "too_many_errors"})
 """Endings τ² scores 0 without grading (its ``TerminationReason`` values)."""
+
+TAU3_FINISHED = frozenset(
+    {"user_stop", "user_transfer", "user_out_of_scope", "agent_stop", "terminating_tool"}
+)
+"""Endings τ³ grades (its ``user_stop`` and ``agent_stop``); any other is premature."""
+
+_TAU3_REASONS = {
+    "context_window": "context_window_exceeded",
+    "provider_error": "infrastructure_error",
+}
+"""τ³'s names of tautrait endings whose names differ."""
 
 _ENV_BASIS = (RewardBasis.DB, RewardBasis.ENV_ASSERTION)
 
@@ -65,6 +89,8 @@ def grade_criteria(
     termination: str,
     today: dt.date | None,
     judge: NLJudge | None = None,
+    rules: str = "tau2",
+    reward_basis: Sequence[str] | None = None,
 ) -> RewardInfo:
     """Grade an episode of a τ²-style task (see the module docstring).
 
@@ -77,8 +103,27 @@ def grade_criteria(
             ``TerminationReason`` value).
         today: The episode's date (the tools' today).
         judge: Judges NL assertions; needed only when NL_ASSERTION is in the basis.
+        rules: ``"tau2"`` (the fork's rules) or ``"tau3"`` (τ²-bench v1.x).
+        reward_basis: A basis chosen instead of the task's own (``--reward-basis``): the
+            reward and components are the chosen basis's, and ``official_reward`` is the
+            reward on the task's own basis.
     """
+    criteria = task.evaluation_criteria
+    if reward_basis is not None and criteria is not None:
+        official = grade_criteria(
+            domain, task, template, messages, termination, today, judge, rules
+        )
+        chosen_basis = [RewardBasis(item) for item in reward_basis]
+        chosen_criteria = criteria.model_copy(update={"reward_basis": chosen_basis})
+        chosen_task = task.model_copy(update={"evaluation_criteria": chosen_criteria})
+        chosen = grade_criteria(
+            domain, chosen_task, template, messages, termination, today, judge, rules
+        )
+        official_reward = None if official.not_scoreable is not None else official.reward
+        return chosen.model_copy(update={"official_reward": official_reward})
     reason = str(termination)
+    if rules == "tau3":
+        return _grade_tau3(domain, task, template, messages, reason, today, judge)
     if reason in PREMATURE_TERMINATIONS:
         note = f"Simulation terminated prematurely. Termination reason: {_enum_repr(reason)}"
         return _reward_info(0.0, reward_basis=[RewardBasis.DB.value], info={"note": note})
@@ -129,6 +174,73 @@ def grade_criteria(
     )
 
 
+def _grade_tau3(
+    domain: Domain,
+    task: Task,
+    template: StateTemplate,
+    messages: Sequence[Message],
+    reason: str,
+    today: dt.date | None,
+    judge: NLJudge | None,
+) -> RewardInfo:
+    """:func:`grade_criteria` with τ³'s rules. A grade without a basis (a premature ending,
+    a task without criteria) has an empty ``reward_basis``: τ³ writes it as null."""
+    if reason not in TAU3_FINISHED:
+        plain = _TAU3_REASONS.get(reason, reason)
+        note = f"Simulation terminated prematurely. Termination reason: {plain}"
+        return _reward_info(0.0, reward_basis=[], info={"note": note})
+    criteria = task.evaluation_criteria
+    if criteria is None:
+        return _reward_info(1.0, reward_basis=[], info={"note": "No evaluation criteria"})
+    basis = [RewardBasis(item) for item in criteria.reward_basis]
+    assertions = criteria.nl_assertions or []
+    if RewardBasis.NL_ASSERTION in basis and assertions and judge is None:
+        return _reward_info(
+            0.0,
+            reward_basis=[item.value for item in basis],
+            info={"note": "NL_ASSERTION is in the reward basis and no judge model was given"},
+            not_scoreable="needs a judge model (--judge-model) for its NL assertions",
+        )
+    gold_actions = [as_action(item) for item in criteria.actions or []]
+    env = _grade_environment(
+        domain, task, template, messages, today, gold_actions, basis, mutating_only=True
+    )
+    action_reward, action_checks, action_info = grade_actions(gold_actions, messages)
+    for check in action_checks or []:
+        check["tool_type"] = tool_type_of(domain, check["action"]["name"])
+    comm_reward, comm_checks, comm_info = grade_communicate(criteria.communicate_info, messages)
+    reward = env.reward
+    breakdown = dict(env.breakdown)
+    if RewardBasis.ACTION in basis:
+        reward *= action_reward
+        breakdown[RewardBasis.ACTION.value] = action_reward
+    nl_checks, nl_info = None, None
+    if RewardBasis.NL_ASSERTION in basis:
+        if assertions:
+            assert judge is not None
+            nl_checks = judge(messages, assertions)
+        else:
+            nl_checks, nl_info = [], {"note": "No nl_assertions to evaluate"}
+        nl_reward = 1.0 if all(check["met"] for check in nl_checks) else 0.0
+        reward *= nl_reward
+        breakdown[RewardBasis.NL_ASSERTION.value] = nl_reward
+    if RewardBasis.COMMUNICATE in basis:
+        reward *= comm_reward
+        breakdown[RewardBasis.COMMUNICATE.value] = comm_reward
+    return _reward_info(
+        reward,
+        db_check=env.db_check,
+        env_assertions=env.assertion_checks,
+        action_checks=action_checks,
+        nl_assertions=nl_checks,
+        communicate_checks=comm_checks,
+        reward_basis=[item.value for item in basis],
+        reward_breakdown=breakdown,
+        info={"env": env.info, "nl": nl_info, "communicate": comm_info, "action": action_info},
+        hashes=env.hashes,
+    )
+
+
 def _enum_repr(reason: str) -> str:
     return f"TerminationReason.{reason.upper()}"
 
@@ -166,7 +278,12 @@ def _grade_environment(
     today: dt.date | None,
     gold_actions: Sequence[Action],
     basis: Sequence[RewardBasis],
+    *,
+    mutating_only: bool = False,
 ) -> _EnvironmentGrade:
+    """The DB and ENV_ASSERTION part: the predicted state replays the trajectory's calls
+    (with ``mutating_only``, τ³'s rule: only calls of state-mutating tools of the side that
+    made them; calls of tools that side lacks are skipped)."""
     grade = _EnvironmentGrade()
     criteria = task.evaluation_criteria
     assert criteria is not None
@@ -177,8 +294,11 @@ def _grade_environment(
     with template.new_episode(today) as db:
         _apply_initial_state(domain, db, task, with_history=False)
         for message in messages:
+            side = message_side(message)
             for call in message.tool_calls or []:
-                execute_tool_call(domain, db, call, message_side(message))
+                if mutating_only and not mutates_state_of(domain, side, call.name):
+                    continue
+                execute_tool_call(domain, db, call, side)
         sync_state(domain, db)
         hashes = side_hashes(domain, db)
         grade.assertion_checks = [
@@ -234,37 +354,6 @@ def _apply_initial_state(domain: Domain, db: EpisodeDB, task: Task, *, with_hist
         initial_state = initial_state.model_copy(update={"message_history": None})
         task = task.model_copy(update={"initial_state": initial_state})
     apply_initial_state(domain, db, task)
-
-
-def run_side_tool(
-    domain: Domain, db: EpisodeDB, requestor: str, name: str, arguments: dict[str, Any]
-) -> str:
-    """Run a tool of the side that calls it (the agent's or, in a dual-control domain, the
-    customer's) and return the observation; never raises."""
-    if requestor != "user":
-        return domain.run_tool(db, name, arguments)
-    if not domain.dual_control:
-        return f"{ERROR_PREFIX}User tools not available"
-    return run_user_tool(domain, db, name, arguments)
-
-
-def side_hashes(domain: Domain, db: EpisodeDB) -> tuple[str, str | None]:
-    """The canonical hash of the agent's side and of the customer's side (``None`` when
-    the domain has no customer-side tables); equal rows give equal hashes."""
-    user_tables = {table.__tablename__ for table in domain.user_tables}  # type: ignore[attr-defined]
-    changes = db.changes()
-    agent_side = {key: value for key, value in changes.items() if key[0] not in user_tables}
-    user_side = {key: value for key, value in changes.items() if key[0] in user_tables}
-    user_hash = state_hash(db.template, user_side) if user_tables else None
-    return state_hash(db.template, agent_side), user_hash
-
-
-def side_functions(domain: Domain, side: str) -> Mapping[str, Callable[..., Any]]:
-    """The functions an env assertion or initialization action may name on ``side``:
-    the side's declared functions and its tools (called with the raw return value)."""
-    tools = domain.user_tools if side == "user" else domain.tools
-    declared = domain.user_functions if side == "user" else domain.agent_functions
-    return {**{tool.name: tool.function for tool in tools}, **declared}
 
 
 def _check_assertion(domain: Domain, db: EpisodeDB, assertion: EnvAssertion) -> dict[str, Any]:

@@ -6,6 +6,10 @@ scored: they are counted separately and left out of both the average and pass^k.
 errors leave a task with fewer than ``k`` scored trials, that task is left out of pass^k
 for that ``k`` and the number of tasks counted is reported with it.
 
+A task set with τ³'s rules (τ²-bench v1.x) lowers the largest k as τ³ does: to the
+smallest number of scored trials of any task that has one, so one infrastructure error in
+one task shortens pass^k for the whole run (:func:`tau3_max_k`).
+
 Confidence intervals are percentile bootstrap intervals over tasks: the tasks a value
 averages over are resampled with replacement (``DEFAULT_RESAMPLES`` times, from a seeded
 generator, so a report is reproducible), the value is recomputed on every resample, and
@@ -63,6 +67,8 @@ class RunMetrics(BaseModel):
     agent_errors: int = 0
     """Scored episodes the agent ended by failing (``agent_error``: it raised, or a remote
     agent timed out or answered badly); each counts reward 0."""
+    rules: str = "tau2"
+    """``"tau3"`` when the largest k was lowered as τ³ lowers it (:func:`tau3_max_k`)."""
 
 
 def task_counts(results: Iterable[EpisodeResult]) -> dict[int, tuple[int, int]]:
@@ -86,10 +92,23 @@ def pass_hat_k(counts: dict[int, tuple[int, int]], k: int) -> PassHatK:
     return PassHatK(k=k, value=value, tasks=len(eligible))
 
 
-def summarize(results: list[EpisodeResult], max_k: int | None = None) -> RunMetrics:
-    """Metrics of a list of episodes; pass^k for k = 1..max_k (default: most trials)."""
+def tau3_max_k(results: Iterable[EpisodeResult], num_trials: int) -> int:
+    """τ³'s largest k: ``num_trials`` lowered to the fewest scored trials of any task that
+    has a scored trial (infrastructure errors left out)."""
+    counts = task_counts(results)
+    return min([num_trials, *(n for _, n in counts.values())]) if counts else 0
+
+
+def summarize(
+    results: list[EpisodeResult], max_k: int | None = None, rules: str = "tau2"
+) -> RunMetrics:
+    """Metrics of a list of episodes; pass^k for k = 1..max_k (default: most trials),
+    with τ³'s ``rules`` for k = 1..:func:`tau3_max_k`."""
     scored = [r for r in results if r.outcome is not Outcome.ERROR]
     counts = task_counts(results)
+    if rules == "tau3":
+        most = max((n for _, n in counts.values()), default=0)
+        max_k = tau3_max_k(results, max_k if max_k is not None else most)
     top_k = max_k if max_k is not None else max((n for _, n in counts.values()), default=0)
     agent_usage, user_usage = Usage(), Usage()
     for result in results:
@@ -110,6 +129,7 @@ def summarize(results: list[EpisodeResult], max_k: int | None = None) -> RunMetr
         user_usage=user_usage,
         cached_calls=sum(call.cached for result in results for call in result.calls),
         agent_errors=sum(r.termination is Termination.AGENT_ERROR for r in scored),
+        rules=rules,
     )
 
 

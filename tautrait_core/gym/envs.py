@@ -124,6 +124,7 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
             trial=0,
             seed=int(self.np_random.integers(2**31)),
             protocol=self.prepared.task_set.protocol,
+            rules=self.prepared.task_set.rules,
             plugin_options=self.prepared.plugin_options,
         )
         self._handoff = Handoff(self._loop)

@@ -108,7 +108,8 @@ def write_result_list(run: RunRecord, results: list[EpisodeResult], config: RunC
 
 
 def tau2_result_file(run: RunRecord, results: list[EpisodeResult]) -> dict[str, Any]:
-    """A stored run as τ²-bench's results file (see :mod:`tautrait_core.interchange.tau2_results`).
+    """A stored run as τ²-bench's results file (see :mod:`tautrait_core.interchange.tau2_results`);
+    in τ³'s v1.0.1 shape (json format) when the run's task set follows τ³'s rules.
 
     Raises:
         UnknownNameError, TaskSetError: the run's domain or task set is not installed (and
@@ -145,7 +146,34 @@ def tau2_result_file(run: RunRecord, results: list[EpisodeResult]) -> dict[str, 
         "agent": agent.strategy,
         "user": user.strategy,
     }
-    return tau2_results(results, tasks, info, seed=config.seed)
+    rules = _task_set_rules(run)
+    data = tau2_results(results, tasks, info, seed=config.seed, rules=rules)
+    if rules != "tau3":
+        return data
+    from tautrait_core.interchange.tau3_results import tau3_results
+
+    extras = {
+        task.id or str(position): {
+            "issues": task.issues,
+            "required_documents": task.required_documents,
+            "user_tools": task.user_tools,
+        }
+        for position, task in enumerate(tasks)
+    }
+    ordered = sorted(results, key=lambda r: (r.trial, r.task_id))
+    return tau3_results(data, [r.termination.value for r in ordered], policy, extras)
+
+
+def _task_set_rules(run: RunRecord) -> str:
+    """Whose rules the run's task set follows (``"tau2"`` when it is not installed)."""
+    from tautrait_core.domain.task_sets import resolve_task_set
+    from tautrait_core.errors import TautraitError
+    from tautrait_core.plugins import lookup
+
+    try:
+        return resolve_task_set(lookup("domain", run.domain), run.task_set).rules
+    except TautraitError:
+        return "tau2"
 
 
 class UpstreamEpisode:

@@ -27,6 +27,7 @@ from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.initial_state import history_messages
 from tautrait_core.errors import TaskSetError
 from tautrait_core.files import read_json_file
+from tautrait_core.interchange.tau3_results import RESULTS_FILE, read_results_data
 from tautrait_core.types.result import EpisodeResult, Outcome, Termination
 from tautrait_core.types.reward import RewardInfo
 from tautrait_core.types.task import Task
@@ -38,8 +39,16 @@ _TERMINATIONS = {
     "max_steps": Termination.MAX_STEPS,
     "too_many_errors": Termination.TOO_MANY_ERRORS,
     "agent_validation_error": Termination.AGENT_ERROR,
+    # τ³'s (τ²-bench v1.x)
+    "agent_error": Termination.AGENT_ERROR,
+    "user_error": Termination.USER_ERROR,
+    "timeout": Termination.PROVIDER_ERROR,
+    "infrastructure_error": Termination.PROVIDER_ERROR,
+    "context_window_exceeded": Termination.CONTEXT_WINDOW,
+    "unexpected_error": Termination.AGENT_ERROR,
 }
-"""τ²'s termination reasons as tautrait's (τ²'s own value stays in ``tau2_terminations``)."""
+"""τ²'s and τ³'s termination reasons as tautrait's (the file's own value stays in
+``tau2_terminations``)."""
 
 _TAU2_TERMINATIONS = {
     Termination.USER_STOP: "user_stop",
@@ -134,8 +143,10 @@ TAU2_TASK_IDS = "tau2-task-ids"
 
 
 def is_tau2_results_file(source: str | Path) -> bool:
-    """Whether ``source`` is a readable JSON file in τ²'s results format."""
+    """Whether ``source`` is a readable τ² or τ³ results file (or τ³'s results folder)."""
     path = Path(source)
+    if path.is_dir():
+        path = path / RESULTS_FILE
     if not path.is_file():
         return False
     try:
@@ -145,8 +156,11 @@ def is_tau2_results_file(source: str | Path) -> bool:
 
 
 def is_tau2_results(data: object) -> bool:
-    """Whether parsed JSON ``data`` has the shape of a τ² results file."""
-    return isinstance(data, dict) and isinstance(data.get("simulations"), list)
+    """Whether parsed JSON ``data`` has the shape of a τ² results file (or of the
+    ``results.json`` of τ³'s folder format, which indexes its simulations)."""
+    return isinstance(data, dict) and (
+        isinstance(data.get("simulations"), list) or isinstance(data.get("simulation_index"), list)
+    )
 
 
 def read_tau2_results(path: Path, tasks: Sequence[Task] | None = None) -> Tau2Results:
@@ -161,8 +175,8 @@ def read_tau2_results(path: Path, tasks: Sequence[Task] | None = None) -> Tau2Re
         TaskSetError: the file is not a τ² results file, or a simulation is malformed or
             names a task not in the task list (the message names the simulation).
     """
-    data = read_json_file(Path(path), TaskSetError, "the τ² results file")
-    if not is_tau2_results(data):
+    data = read_results_data(Path(path))
+    if not isinstance(data, dict) or not isinstance(data.get("simulations"), list):
         raise TaskSetError(f'{path}: not a τ² results file (no "simulations" list)')
     try:
         file_tasks = [task_from_tau2(item) for item in data.get("tasks") or []]
@@ -236,7 +250,7 @@ def task_to_tau2(task: Task, position: int) -> dict[str, Any]:
     return {
         "id": tau2_task_id(task, position),
         "description": None,
-        "user_scenario": {"persona": None, "instructions": task.instruction},
+        "user_scenario": task.user_scenario or {"persona": None, "instructions": task.instruction},
         "ticket": task.ticket,
         "initial_state": task.initial_state.model_dump(mode="json") if task.initial_state else None,
         "evaluation_criteria": criteria_data,
@@ -254,8 +268,10 @@ def tau2_results(
     info: dict[str, Any],
     *,
     seed: int | None = None,
+    rules: str = "tau2",
 ) -> dict[str, Any]:
-    """Episodes as a τ² results file (``json.dump`` it with ``indent=2``).
+    """Episodes as a τ² results file (``json.dump`` it with ``indent=2``); reward infos in
+    the shape of ``rules`` (``"tau3"``: a premature ending's basis is null).
 
     Args:
         results: The episodes (``task_id`` = position in ``tasks``).
@@ -267,7 +283,7 @@ def tau2_results(
     simulations = []
     for result in sorted(results, key=lambda r: (r.trial, r.task_id)):
         task = tasks[result.task_id]
-        simulations.append(_simulation_record(result, task, seed))
+        simulations.append(_simulation_record(result, task, seed, rules))
     return {
         "timestamp": dt.datetime.now().isoformat(),
         "info": info,
@@ -276,7 +292,9 @@ def tau2_results(
     }
 
 
-def _simulation_record(result: EpisodeResult, task: Task, seed: int | None) -> dict[str, Any]:
+def _simulation_record(
+    result: EpisodeResult, task: Task, seed: int | None, rules: str
+) -> dict[str, Any]:
     info = result.reward_info
     # τ² keeps the policy in the file's info, not in the trajectory
     trajectory = [message for message in result.messages if message.role != "system"]
@@ -290,7 +308,7 @@ def _simulation_record(result: EpisodeResult, task: Task, seed: int | None) -> d
         "termination_reason": _tau2_termination(result),
         "agent_cost": result.agent_usage.cost,
         "user_cost": result.user_usage.cost,
-        "reward_info": _reward_info(info, task, result.reward) if info is not None else None,
+        "reward_info": _reward_info(info, result.reward, rules) if info is not None else None,
         "messages": [message_to_tau2(message, turn) for turn, message in enumerate(trajectory)],
         "trial": result.trial,
         "seed": seed,
@@ -301,11 +319,11 @@ def _tau2_termination(result: EpisodeResult) -> str:
     return _TAU2_TERMINATIONS.get(result.termination, "agent_validation_error")
 
 
-def _reward_info(info: RewardInfo, task: Task, reward: float) -> dict[str, Any]:
+def _reward_info(info: RewardInfo, reward: float, rules: str) -> dict[str, Any]:
     """τ²'s RewardInfo of an episode; a τ-bench-style grade is written as what it is in
     τ²'s terms: DB (the gold-state check) times COMMUNICATE (the required outputs)."""
     if info.reward_basis is not None:
-        return {**tau2_reward_info(info), "reward": reward}
+        return {**tau2_reward_info(info, rules), "reward": reward}
     db_reward = 1.0 if info.r_actions else 0.0
     checks = [
         {

@@ -137,6 +137,8 @@ def print_metrics(
             continue
         note = "" if entry.tasks == metrics.tasks else f"  (over {entry.tasks} tasks)"
         out.print(f"pass^{entry.k}: {entry.value:.3f}{note}")
+    if metrics.errors and metrics.rules == "tau3":
+        out.print(tau3_errors_line(metrics), markup=False)
     if metrics.errors:
         lead = (
             f"{metrics.errors} episodes ended in infrastructure errors; they are not "
@@ -154,6 +156,14 @@ def agent_errors_line(metrics: RunMetrics) -> str:
     return (
         f"{metrics.agent_errors} episodes ended in an agent error (agent_error): the agent's "
         "failure, scored 0 above"
+    )
+
+
+def tau3_errors_line(metrics: RunMetrics) -> str:
+    """What τ³'s metrics rule did to a run with infrastructure errors."""
+    return (
+        f"{metrics.errors} episodes left out as infrastructure errors; "
+        f"pass^k up to k={len(metrics.pass_hat_k)} (τ³'s rule)"
     )
 
 

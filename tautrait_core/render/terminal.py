@@ -13,6 +13,7 @@ from tautrait_core.analysis.grouping import describe_differences
 from tautrait_core.analysis.transcript import (
     component_failures,
     component_failures_line,
+    official_reward_line,
     reward_breakdown,
     transcript,
     visible,
@@ -25,6 +26,7 @@ from tautrait_core.render.console import (
     cost_line,
     run_columns,
     run_sides,
+    tau3_errors_line,
 )
 
 if TYPE_CHECKING:
@@ -110,9 +112,8 @@ def summary_view(
         )
     imported = record.status == IMPORTED_STATUS
     lines.append(Text(cost_line(metrics, imported)))
-    components = component_failures_line(summary.results)
-    if components is not None:
-        lines.append(Text(components))
+    for line in (component_failures_line(summary.results), official_reward_line(summary.results)):
+        lines += [Text(line)] if line is not None else []
     if summary.diagnoses:
         counts = summary.diagnosis_counts()
         faults = ", ".join(f"{name} {n}" for name, n in counts["fault"].items())
@@ -142,6 +143,8 @@ def summary_view(
                 style="yellow",
             )
         )
+    if errors and metrics.rules == "tau3":
+        lines.append(Text(tau3_errors_line(metrics)))
     if errors:
         text = f"{len(errors)} episodes ended in infrastructure errors; they are not counted above"
         if not imported:

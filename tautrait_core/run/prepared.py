@@ -64,6 +64,10 @@ class PreparedRun:
 def prepare(config: RunConfig) -> PreparedRun:
     """Resolve names, load the task set and check the configuration before anything runs."""
     manager = get_plugin_manager()
+    if config.domain is None and (config.task_set or "").startswith("tau2:"):
+        # an imported τ² task set names its domain: tau2:retail/test runs on tau2-retail
+        tau2_domain = config.task_set.removeprefix("tau2:").split("/")[0].split("-")[0]  # type: ignore[union-attr]
+        config = config.with_settings(domain=f"tau2-{tau2_domain}")
     if config.domain is None:
         raise ConfigError(
             "missing --domain: a run needs a domain (RunConfig(domain=...)); "
@@ -213,6 +217,7 @@ def episode_context(prepared: PreparedRun, task_id: int, trial: int) -> EpisodeC
         trial,
         seed=episode_seed(config.seed, task_id, trial),
         protocol=prepared.task_set.protocol,
+        rules=prepared.task_set.rules,
         plugin_options=prepared.plugin_options,
     )
 

@@ -249,7 +249,7 @@ async def _run_pending(
         run=record,
         results_db=store.path,
         results=results,
-        metrics=summarize(results, max_k=config.num_trials),
+        metrics=summarize(results, max_k=config.num_trials, rules=prepared.task_set.rules),
         skipped=len(done),
         stop_reason=stop_reason,
         warnings=[*prepared.warnings, *budget.warnings],

@@ -20,7 +20,7 @@ from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.domain.tool_execution import sync_state
-from tautrait_core.grading.criteria_reward import run_side_tool, side_functions
+from tautrait_core.grading.sides import run_side_tool, side_functions
 from tautrait_core.types.task import Task
 
 

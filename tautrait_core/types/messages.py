@@ -17,6 +17,8 @@ OUT_OF_SCOPE_TOKEN = "###OUT-OF-SCOPE###"
 customer's situation does not cover what the conversation needs."""
 TAU2_GREETING = "Hi! How can I help you today?"
 """The agent's fixed opening message with the τ² protocol."""
+NOOP_REPLY = "I am not able to do anything for you."
+"""What the ``noop`` agent answers, every turn: it never calls a tool."""
 
 
 class ToolCall(BaseModel):

@@ -39,6 +39,9 @@ class RewardInfo(BaseModel):
     not_scoreable: str | None = None
     """Why the episode could not be graded (an NL assertion counts and no judge was
     given): its reward is not a verdict."""
+    official_reward: float | None = None
+    """When the run chose its own basis (``--reward-basis``), the reward on the task's own
+    basis; ``reward`` and the components are then the chosen basis's."""
 
     @model_serializer(mode="wrap")
     def _omit_tau2_fields_when_unused(self, handler: SerializerFunctionWrapHandler) -> Any:
@@ -59,5 +62,6 @@ TAU2_REWARD_FIELDS = (
     "nl_assertions",
     "info",
     "not_scoreable",
+    "official_reward",
 )
 """The :class:`RewardInfo` fields only τ²-style grading fills."""

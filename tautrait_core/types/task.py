@@ -86,6 +86,9 @@ class Task(_OmitsUnsetTau2Fields):
     """τ³: the knowledge-base documents the task needs (by title or id)."""
     issues: list[dict[str, Any]] | None = None
     """τ³: known issues of the task (informational)."""
+    user_scenario: dict[str, Any] | None = None
+    """τ²: the task's ``user_scenario`` as its file has it (``instruction`` is its rendered
+    text), so a τ² results file written back keeps the task unchanged."""
 
     tau2_defaults: ClassVar[dict[str, Any]] = {
         "id": None,
@@ -95,6 +98,7 @@ class Task(_OmitsUnsetTau2Fields):
         "user_tools": None,
         "required_documents": None,
         "issues": None,
+        "user_scenario": None,
     }
 
     @classmethod

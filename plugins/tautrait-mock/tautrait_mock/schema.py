@@ -32,7 +32,21 @@ class MockUser(SQLModel, table=True):
     tasks: list[str] = Field(sa_type=JSON)
 
 
+class MockNotification(SQLModel, table=True):
+    """τ³: a notification in the customer's inbox (the customer's side)."""
+
+    __tablename__ = "tau2_mock_notifications"
+
+    notification_id: str = Field(primary_key=True)
+    position: int
+    message: str
+    status: str = "unread"
+    task_id: str | None = None
+
+
 TABLES: list[type[SQLModel]] = [MockTask, MockUser]
+USER_TABLES: list[type[SQLModel]] = [MockNotification]
 
 TASK_FIELDS = ("task_id", "title", "description", "status")
 USER_FIELDS = ("user_id", "name", "tasks")
+NOTIFICATION_FIELDS = ("notification_id", "message", "status", "task_id")

@@ -26,8 +26,13 @@ def test_check_reports_the_task_whose_gold_replay_fails_its_criteria(
         if found["problems"]
     }
     # its message history creates the task, and no gold action completes it; the transfer
-    # of impossible_task_1 counts as its gold action (a τ² transfer ends nothing)
-    assert flagged == {"update_task_with_history_and_env_assertions": ["gold_replay_fails"]}
+    # of impossible_task_1 counts as its gold action (a τ² transfer ends nothing);
+    # create_task_1_nl_eval checks only COMMUNICATE with nothing to communicate, and its DB
+    # check has no gold actions: an agent that does nothing passes it
+    assert flagged == {
+        "update_task_with_history_and_env_assertions": ["gold_replay_fails"],
+        "create_task_1_nl_eval": ["passes_doing_nothing"],
+    }
 
 
 def test_an_imported_database_damaged_since_is_one_line_naming_it(

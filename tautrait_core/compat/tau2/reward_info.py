@@ -10,12 +10,18 @@ _DEFAULT_BASIS = ["DB"]
 """τ²'s RewardInfo default basis (what a premature ending reports)."""
 
 
-def tau2_reward_info(info: RewardInfo) -> dict[str, Any]:
+def tau2_reward_info(info: RewardInfo, rules: str = "tau2") -> dict[str, Any]:
     """A τ²-style :class:`RewardInfo` as τ²'s RewardInfo JSON object (§3.6 field order).
 
     An env-assertion check that could not run keeps only τ²'s keys (its ``error`` note is
-    tautrait's own).
+    tautrait's own). With τ³'s ``rules`` a grade without a basis (a premature ending, kept
+    as an empty basis) has ``reward_basis`` null, as τ³ writes it.
     """
+    basis = info.reward_basis
+    if rules == "tau3":
+        basis = basis or None
+    elif basis is None:
+        basis = _DEFAULT_BASIS
     return {
         "reward": info.reward,
         "db_check": info.db_check,
@@ -23,7 +29,7 @@ def tau2_reward_info(info: RewardInfo) -> dict[str, Any]:
         "action_checks": info.action_checks,
         "nl_assertions": info.nl_assertions,
         "communicate_checks": info.communicate_checks,
-        "reward_basis": info.reward_basis if info.reward_basis is not None else _DEFAULT_BASIS,
+        "reward_basis": basis,
         "reward_breakdown": info.reward_breakdown,
         "info": info.info,
     }

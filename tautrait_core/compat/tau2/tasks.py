@@ -4,6 +4,10 @@ A τ² task file is a JSON list of task objects, or ``{"tasks": [...]}`` (domain
 Each task keeps its ``id``, ``ticket``, ``initial_state`` and ``evaluation_criteria``; the
 customer's scenario becomes the task's ``instruction`` in the layout τ²'s user simulator
 reads (§2.1), and the gold actions of both sides become the task's ``actions``.
+
+τ³ (τ²-bench v1.x) adds ``user_tools``, ``required_documents`` and ``issues`` to a task,
+a folder of one-task files (``tasks/task_*.json``, :func:`read_tau3_task_folder`) and the
+named subsets of ``split_tasks.json`` (:func:`read_split_file`).
 """
 
 from __future__ import annotations
@@ -78,7 +82,47 @@ def task_from_tau2(data: dict[str, Any]) -> Task:
         ticket=data.get("ticket"),
         initial_state=InitialState.model_validate(initial_state) if initial_state else None,
         evaluation_criteria=criteria,
+        user_tools=_optional_list(data, "user_tools"),
+        required_documents=_optional_list(data, "required_documents"),
+        issues=_optional_list(data, "issues"),
+        user_scenario=data["user_scenario"] if isinstance(data["user_scenario"], dict) else None,
     )
+
+
+def _optional_list(data: dict[str, Any], key: str) -> list[Any] | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, list):
+        raise ValueError(f"{key} must be a list, not {type(value).__name__}")
+    return value
+
+
+def read_tau3_task_folder(folder: Path) -> list[Task]:
+    """The tasks of τ³'s one-task-per-file folder (``tasks/task_*.json``), by file name.
+
+    Raises:
+        TaskSetError: a file is unreadable, not JSON or not a valid task (the message names
+            the file).
+    """
+    tasks = []
+    for path in sorted(Path(folder).glob("task_*.json")):
+        data = read_json_file(path, TaskSetError, "the τ³ task file")
+        try:
+            tasks.append(task_from_tau2(data))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise TaskSetError(f"{path}: invalid task ({_one_line(exc)})") from exc
+    return tasks
+
+
+def read_split_file(path: Path) -> dict[str, list[str]]:
+    """τ³'s ``split_tasks.json``: each split's name and the ids of its tasks.
+
+    Raises:
+        TaskSetError: the file is unreadable or not an object of id lists.
+    """
+    data = read_json_file(Path(path), TaskSetError, "the τ³ split file")
+    if not isinstance(data, dict) or not all(isinstance(ids, list) for ids in data.values()):
+        raise TaskSetError(f'{path}: not a split file (expected {{"split": [task ids]}})')
+    return {str(name): [str(task_id) for task_id in ids] for name, ids in data.items()}
 
 
 def read_tau2_tasks(path: Path) -> list[Task]:

@@ -6,7 +6,7 @@ from tautrait_core import Domain
 from tautrait_core.tau2 import imported_tau2_domain
 from tautrait_retail.schema import TABLES
 from tautrait_retail.tau2.records import rows_from
-from tautrait_retail.tau2.tools import TOOLS
+from tautrait_retail.tau2.tools import TAU3_TOOLS, TOOLS
 
 
 def build_domain() -> Domain:
@@ -17,4 +17,5 @@ def build_domain() -> Domain:
         tables=TABLES,
         rows_from=rows_from,
         tools=TOOLS,
+        tau3_tools=TAU3_TOOLS,
     )

@@ -130,6 +130,22 @@ def get_product_details(db: EpisodeDB, product_id: str) -> str:
 
 
 @retail_tool
+def get_item_details(db: EpisodeDB, item_id: str) -> str:
+    """Get the details of one item (a product variant): its options, availability and price.
+
+    Args:
+        item_id: The item id, e.g. '6086499569'.
+    """
+    catalog = catalog_of(db)
+    variant = catalog.variants.get(item_id)
+    if variant is None:
+        raise ValueError("Item not found")
+    record = product_record(catalog, variant.product_id)
+    assert record is not None
+    return json.dumps(record["variants"][item_id])
+
+
+@retail_tool
 def get_user_details(db: EpisodeDB, user_id: str) -> str:
     """Get the details of a user, including their orders.
 
@@ -214,3 +230,10 @@ TOOLS: list[Tau2Tool] = [
     return_delivered_order_items,
     transfer_to_human_agents,
 ]
+
+TAU3_TOOLS: list[Tau2Tool] = [
+    *TOOLS[: TOOLS.index(get_product_details) + 1],
+    get_item_details,
+    *TOOLS[TOOLS.index(get_product_details) + 1 :],
+]
+"""τ³'s retail tools (τ²-bench v1.x): the fork's and ``get_item_details``."""

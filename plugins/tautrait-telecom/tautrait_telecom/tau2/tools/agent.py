@@ -248,7 +248,7 @@ enable_roaming = roaming_tool("enable_roaming", enabled=True)
 disable_roaming = roaming_tool("disable_roaming", enabled=False)
 
 
-@agent_tool
+@agent_tool(tool_type="generic")
 def transfer_to_human_agents(db: EpisodeDB, summary: str) -> str:
     """Hand the customer over to a human agent, with a summary of their issue. Only when
     the customer asks for one or the issue cannot be solved with these tools.

@@ -93,10 +93,10 @@ def switch_tool(name: str, flip: Callable[[EpisodeDB], bool], label: str, summar
 
     function.__name__ = name
     function.__doc__ = summary
-    return user_tool(function)  # type: ignore[no-any-return]
+    return user_tool(writes=True)(function)  # type: ignore[no-any-return]
 
 
-@user_tool
+@user_tool(writes=True)
 def set_network_mode_preference(db: EpisodeDB, mode: NetworkModePreference | str) -> str:
     """Choose which network types the phone prefers (faster types use more battery).
 
@@ -123,7 +123,7 @@ toggle_airplane_mode = switch_tool(
 )
 
 
-@user_tool
+@user_tool(writes=True)
 def reseat_sim_card(db: EpisodeDB) -> str:
     """Take the SIM card out and put it back in."""
     phone(db).sim_card_missing = False
@@ -150,7 +150,7 @@ toggle_data_saver_mode = switch_tool(
 )
 
 
-@user_tool
+@user_tool(writes=True)
 def set_apn_settings(db: EpisodeDB, apn_settings: APNSettings | dict) -> str:  # type: ignore[type-arg]
     """Replace the phone's APN settings.
 
@@ -167,7 +167,7 @@ def set_apn_settings(db: EpisodeDB, apn_settings: APNSettings | dict) -> str:  #
     return with_status_bar(f"APN settings set to: {apn_settings.apn_name.value}", db)
 
 
-@user_tool
+@user_tool(writes=True)
 def reset_apn_settings(db: EpisodeDB) -> str:
     """Reset the APN settings to the defaults at the next reboot."""
     device = phone(db)
@@ -176,7 +176,7 @@ def reset_apn_settings(db: EpisodeDB) -> str:
     return with_status_bar("APN settings will reset at reboot.", db)
 
 
-@user_tool
+@user_tool(writes=True)
 def reboot_device(db: EpisodeDB) -> str:
     """Restart the phone (pending APN resets apply; the network is searched again)."""
     device = phone(db)
@@ -190,7 +190,7 @@ def reboot_device(db: EpisodeDB) -> str:
     return with_status_bar("\n".join(lines), db)
 
 
-@user_tool
+@user_tool(writes=True)
 def toggle_wifi(db: EpisodeDB) -> str:
     """Turn the Wi-Fi radio on or off (not while airplane mode is on)."""
     device = phone(db)
@@ -212,7 +212,7 @@ toggle_wifi_calling = switch_tool(
 )
 
 
-@user_tool
+@user_tool(writes=True)
 def connect_vpn(db: EpisodeDB) -> str:
     """Connect to the VPN."""
     device = phone(db)
@@ -223,7 +223,7 @@ def connect_vpn(db: EpisodeDB) -> str:
     return with_status_bar("VPN connected successfully.", db)
 
 
-@user_tool
+@user_tool(writes=True)
 def disconnect_vpn(db: EpisodeDB) -> str:
     """Disconnect the VPN, if one is connected."""
     if drop_vpn(db):
@@ -231,7 +231,7 @@ def disconnect_vpn(db: EpisodeDB) -> str:
     return with_status_bar("No active VPN connection to disconnect.", db)
 
 
-@user_tool
+@user_tool(writes=True)
 def grant_app_permission(db: EpisodeDB, app_name: str, permission: str) -> str:
     """Give an app a permission (sms, storage, phone or network).
 
@@ -258,7 +258,7 @@ def grant_app_permission(db: EpisodeDB, app_name: str, permission: str) -> str:
     return with_status_bar(message, db)
 
 
-@user_tool
+@user_tool(writes=True)
 def make_payment(db: EpisodeDB) -> str:
     """Pay the bill the agent sent a payment request for."""
     around = surroundings(db)
