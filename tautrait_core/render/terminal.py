@@ -1,7 +1,6 @@
 """Terminal views (rich renderables): the report summary and a readable transcript.
 
-Everything that comes from a model or a user (messages, tool data, run names) is put in
-``rich.text.Text`` objects, so square brackets in it are never read as rich markup.
+Model and user text (messages, tool data, run names) goes in ``rich.text.Text``: no markup.
 """
 
 from __future__ import annotations
