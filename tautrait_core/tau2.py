@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         tau2_json as tau2_json,
     )
     from tautrait_core.compat.tau2.tasks import (
+        read_tau3_task_folder as read_tau3_task_folder,
         task_from_tau2 as task_from_tau2,
     )
     from tautrait_core.domain.discoverable import (

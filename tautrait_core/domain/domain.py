@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from tautrait_core.domain.documents import DocumentCollection
     from tautrait_core.domain.state import EpisodeDB
-from tautrait_core.domain.tools import ERROR_PREFIX, Tool
+from tautrait_core.domain.tools import Tool, tool_failure
 
 
 class TaskLoader(Protocol):
@@ -195,10 +195,9 @@ class Domain:
         found = self.tools_by_name.get(name)
         if found is None:
             if self.unknown_tool_message is not None:
-                return ERROR_PREFIX + self.unknown_tool_message.format(name=name)
-            return f"{ERROR_PREFIX}unknown tool {name!r}. Available tools: " + ", ".join(
-                tool.name for tool in self.tools
-            )
+                return tool_failure(self.unknown_tool_message.format(name=name))
+            available = ", ".join(tool.name for tool in self.tools)
+            return tool_failure(f"unknown tool {name!r}. Available tools: {available}")
         observation = found.invoke(db, arguments)
         if name in self.write_tools or not self.write_tools:
             # write what the tool changed, in-place JSON edits included, so later queries
@@ -206,7 +205,7 @@ class Domain:
             try:
                 db.flush()
             except Exception as exc:
-                return ERROR_PREFIX + (str(exc) or type(exc).__name__)
+                return tool_failure(str(exc) or type(exc).__name__)
         return observation
 
 

@@ -24,7 +24,7 @@ from tautrait_core.domain.set_up_images import find_image, keep_image
 from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.domain.tool_execution import execute_tool_call, sync_state
 from tautrait_core.types.criteria import EnvFunctionCall, Side
-from tautrait_core.types.messages import Message, ToolCall
+from tautrait_core.types.messages import Message, ToolCall, error_flag
 from tautrait_core.types.task import Task
 
 
@@ -131,6 +131,9 @@ def history_messages(history: list[dict[str, Any]]) -> list[Message]:
                     tool_call_id=call_id,
                     name=names.get(call_id),
                     requestor="user" if item.get("requestor") == "user" else None,
+                    error=error_flag(item.get("content"), bool(item["error"]))
+                    if isinstance(item.get("error"), bool)
+                    else None,
                 )
             )
             continue

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tautrait_core.compat.tau2.serialise import tau2_json
-from tautrait_core.domain.tools import ERROR_PREFIX, Tool, ToolType
+from tautrait_core.domain.tools import Tool, ToolType, tool_failure
 
 if TYPE_CHECKING:
     from tautrait_core.domain.state import EpisodeDB
@@ -31,7 +31,7 @@ class Tau2Tool(Tool):
         try:
             result = self.function(db, **arguments)
         except Exception as exc:  # τ² reports every exception the same way
-            return ERROR_PREFIX + str(exc)
+            return tool_failure(str(exc))
         return tau2_json(result)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.domain.tau2_tools import TAU2_UNKNOWN_TOOL
-from tautrait_core.domain.tools import ERROR_PREFIX
+from tautrait_core.domain.tools import ToolFailure, raised, tool_failure
 from tautrait_core.llm.client import encodable_text
 from tautrait_core.types.criteria import Side
 from tautrait_core.types.messages import ToolCall
@@ -27,7 +27,7 @@ MAX_ARGUMENT_CHARS = 100_000
 
 def invalid_arguments_observation(name: str, error: Exception) -> str:
     """What the caller sees when its tool-call arguments are not a JSON object."""
-    return f"Error: the arguments for {name} are not a valid JSON object ({error})"
+    return tool_failure(f"the arguments for {name} are not a valid JSON object ({error})")
 
 
 def argument_depth(text: str) -> int:
@@ -72,15 +72,15 @@ def run_user_tool(domain: Domain, db: EpisodeDB, name: str, arguments: dict[str,
     gives τ²-bench's error text (as the grader's replay,
     :func:`tautrait_core.grading.sides.run_side_tool`, does)."""
     if not domain.dual_control:
-        return f"{ERROR_PREFIX}User tools not available"
+        return tool_failure("User tools not available")
     found = domain.user_tools_by_name.get(name)
     if found is None:
-        return ERROR_PREFIX + TAU2_UNKNOWN_TOOL.format(name=name)
+        return tool_failure(TAU2_UNKNOWN_TOOL.format(name=name))
     observation = found.invoke(db, arguments)
     try:
         db.flush()
     except Exception as exc:
-        return ERROR_PREFIX + (str(exc) or type(exc).__name__)
+        return tool_failure(str(exc) or type(exc).__name__)
     return observation
 
 
@@ -97,17 +97,18 @@ def execute_tool_call(
     """Run one tool call as an episode does, on the side that made it.
 
     Malformed, oversized or too deeply nested arguments and unknown tools give an
-    ``Error: ...`` observation, never an exception. The domain's state sync runs after a
-    call that succeeded.
+    ``Error: ...`` observation, never an exception; every failure is a
+    :class:`~tautrait_core.domain.tools.ToolFailure` (the call raised, in τ²'s terms). The
+    domain's state sync runs after a call that succeeded.
     """
     if len(call.arguments) > MAX_ARGUMENT_CHARS:
-        return (
-            f"Error: the arguments for {call.name} are {len(call.arguments)} characters long; "
+        return tool_failure(
+            f"the arguments for {call.name} are {len(call.arguments)} characters long; "
             f"at most {MAX_ARGUMENT_CHARS} are accepted"
         )
     if argument_depth(call.arguments) > MAX_ARGUMENT_DEPTH:
-        return (
-            f"Error: the arguments for {call.name} nest deeper than {MAX_ARGUMENT_DEPTH} "
+        return tool_failure(
+            f"the arguments for {call.name} nest deeper than {MAX_ARGUMENT_DEPTH} "
             "levels of arrays and objects"
         )
     try:
@@ -120,7 +121,8 @@ def execute_tool_call(
         observation = domain.run_tool(db, call.name, arguments)
     if domain.sync_state is not None and not domain.is_error(observation):
         sync_state(domain, db)
-    return encodable_text(observation)
+    text = encodable_text(observation)
+    return ToolFailure(text) if raised(observation) else text
 
 
 def ends_episode(domain: Domain, call: ToolCall) -> bool:

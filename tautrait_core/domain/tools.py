@@ -25,6 +25,23 @@ if TYPE_CHECKING:
 
 ERROR_PREFIX = "Error: "
 
+
+class ToolFailure(str):
+    """The observation of a tool call that raised (``Error: `` and the exception's text),
+    τ²'s ToolMessage with ``error: true``: only these count as tool errors. A tool that
+    returns an ``Error: ...`` text of its own (as τ³'s banking tools do) has not failed."""
+
+
+def tool_failure(text: str) -> ToolFailure:
+    """The observation of a call that raised, ``text`` after ``Error: ``."""
+    return ToolFailure(ERROR_PREFIX + text)
+
+
+def raised(observation: str) -> bool:
+    """Whether ``observation`` reports a tool call that raised (see :class:`ToolFailure`)."""
+    return isinstance(observation, ToolFailure)
+
+
 ToolType = Literal["read", "write", "think", "generic"]
 """τ³'s kinds of tool (``ToolType``): reads, writes, thinking, and the rest."""
 
@@ -119,12 +136,12 @@ class Tool:
         try:
             validated = self.arguments_model.model_validate(arguments)
         except ValidationError as exc:
-            return ERROR_PREFIX + describe_validation_error(self.name, exc)
+            return tool_failure(describe_validation_error(self.name, exc))
         values = {name: getattr(validated, name) for name in type(validated).model_fields}
         try:
             result = self.function(db, **values)
         except Exception as exc:  # the agent sees the error; the episode goes on
-            return ERROR_PREFIX + (str(exc) or type(exc).__name__)
+            return tool_failure(str(exc) or type(exc).__name__)
         return observation_text(result)
 
 

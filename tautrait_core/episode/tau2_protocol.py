@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tautrait_core.domain.tool_execution import bounded_call, execute_tool_call
+from tautrait_core.domain.tools import raised
 from tautrait_core.episode.conversation import EpisodeProtocol, user_turn
 from tautrait_core.episode.user import UserTurn
 from tautrait_core.llm.client import encodable_text
@@ -37,6 +38,7 @@ from tautrait_core.types.messages import (
     TAU2_GREETING,
     TRANSFER_TOKEN,
     Message,
+    error_flag,
 )
 from tautrait_core.types.result import Termination
 
@@ -175,7 +177,8 @@ class Tau2Episode(EpisodeProtocol):
         results = []
         for call in message.tool_calls or []:
             observation = execute_tool_call(domain, self.db, call, side, self.context.solo)
-            if domain.is_error(observation):
+            failed = raised(observation)  # τ² counts the calls that raised
+            if failed:
                 conversation.tool_errors += 1
             result = Message(
                 role="tool",
@@ -183,6 +186,7 @@ class Tau2Episode(EpisodeProtocol):
                 tool_call_id=call.id,
                 name=call.name,
                 requestor=requestor,
+                error=error_flag(observation, failed),
             )
             conversation.messages.append(result)
             results.append(result)

@@ -47,6 +47,17 @@ class Message(BaseModel):
     requestor: Literal["assistant", "user"] | None = None
     """Who made a tool call (on a ``tool`` message, whose call it answers), in dual-control
     domains; ``None`` means the agent, as in every single-control episode."""
+    error: bool | None = None
+    """On a ``tool`` message: whether the call raised (τ²'s ToolMessage ``error``), kept
+    only where a leading ``Error`` says otherwise (a tool's own ``Error: ...`` text, as τ³'s
+    banking tools return); ``None``: as the text reads (see :attr:`tool_error`)."""
+
+    @property
+    def tool_error(self) -> bool:
+        """Whether this tool message reports a call that raised."""
+        if self.error is not None:
+            return self.error
+        return bool(self.content and self.content.startswith("Error"))
 
     def to_openai(self) -> dict[str, Any]:
         """The message as an OpenAI / litellm chat message dict."""
@@ -64,6 +75,12 @@ class Message(BaseModel):
             message["tool_call_id"] = self.tool_call_id
             message["name"] = self.name
         return message
+
+
+def error_flag(content: str | None, raised: bool) -> bool | None:
+    """:attr:`Message.error` for a tool result: ``raised`` where the text's leading
+    ``Error`` says otherwise, else ``None``."""
+    return None if raised == bool(content and content.startswith("Error")) else raised
 
 
 def tool_call_messages(

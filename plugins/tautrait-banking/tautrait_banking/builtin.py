@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from tautrait_banking.domain import bank_domain
-from tautrait_banking.tau3 import read_tau3_task
 from tautrait_core import Document, DocumentCollection, Domain, Task, TaskSet
+from tautrait_core.tau2 import task_from_tau2
 
 DATA = Path(__file__).parent / "bank"
 
@@ -34,7 +34,7 @@ def load_documents() -> list[Document]:
 def load_tasks() -> list[Task]:
     """The built-in tasks (τ³'s task shape)."""
     items = json.loads((DATA / "tasks.json").read_text(encoding="utf-8"))
-    return [read_tau3_task(item) for item in items]
+    return [task_from_tau2(item) for item in items]
 
 
 def build_domain() -> Domain:

@@ -8,7 +8,6 @@ Until it is imported the domain is listed, and running it says how to import it.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from tautrait_banking.domain import bank_domain
@@ -20,7 +19,7 @@ from tautrait_core import (
     TaskSet,
     TaskSetError,
 )
-from tautrait_core.tau2 import task_from_tau2, tau2_data_dir, tau2_data_file
+from tautrait_core.tau2 import read_tau3_task_folder, tau2_data_dir, tau2_data_file
 
 TAU3_DOMAIN = "banking_knowledge"
 DOMAIN_NAME = f"tau2-{TAU3_DOMAIN}"
@@ -28,34 +27,14 @@ TASK_SET = f"tau2:{TAU3_DOMAIN}"
 IMPORT_HINT = "tautrait import tau2 TAU3_CHECKOUT"
 
 
-def read_tau3_task(source: Path | dict[str, Any]) -> Task:
-    """One τ³ task (a ``tasks/task_NNN.json`` file, or its content): τ²'s task shape plus
-    ``user_tools``, ``required_documents`` and ``issues``.
-
-    Raises:
-        TaskSetError: the file is unreadable or not a valid task.
-    """
-    try:
-        data = (
-            json.loads(source.read_text(encoding="utf-8")) if isinstance(source, Path) else source
-        )
-        task = task_from_tau2(data)
-    except (OSError, ValueError) as exc:
-        where = source.name if isinstance(source, Path) else f"task {source.get('id')!r}"
-        problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise TaskSetError(f"{where} is not a valid τ³ task: {problem}") from exc
-    return task.model_copy(
-        update={key: data.get(key) for key in ("user_tools", "required_documents", "issues")}
-    )
-
-
 def load_tasks() -> list[Task]:
-    """τ³'s banking tasks: every ``tasks/task_*.json`` of the import, by file name."""
+    """τ³'s banking tasks: every ``tasks/task_*.json`` of the import, by file name, read by
+    the same parser as ``tautrait import tau2`` (so this set and the imported
+    ``task_sets/banking_knowledge.json``, which wins once written, hold the same tasks)."""
     folder = tau2_data_dir(TAU3_DOMAIN) / "tasks"
-    files = sorted(folder.glob("task_*.json"))
-    if not files:
+    if not any(folder.glob("task_*.json")):
         raise TaskSetError(f"τ³'s banking tasks are not imported: {IMPORT_HINT}")
-    return [read_tau3_task(path) for path in files]
+    return read_tau3_task_folder(folder)
 
 
 def load_db() -> dict[str, Any]:
@@ -88,6 +67,7 @@ def build_domain() -> Domain:
                 description=f"τ³'s banking_knowledge tasks (imported into {folder})",
                 data_id=f"tau2@{folder}",
                 protocol="tau2",
+                rules="tau3",
             )
         },
         default_task_set=TASK_SET,

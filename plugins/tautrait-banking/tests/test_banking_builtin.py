@@ -165,7 +165,10 @@ def test_a_broken_tau3_task_file_is_named_in_one_line(imported_banking: Path) ->
     )
     assert result.exit_code != 0
     (line,) = result.output.strip().splitlines()
-    assert line.startswith("Error: task_001.json is not a valid τ³ task: ")
+    assert line.startswith("Error: ") and line.endswith(
+        "task_001.json: the τ³ task file is not valid JSON (Expecting property name enclosed "
+        "in double quotes: line 1 column 2 (char 1))"
+    )  # the core's reader, as `tautrait import tau2` reads the folder
 
 
 def test_a_model_agent_searches_unlocks_and_calls_a_discoverable_tool(

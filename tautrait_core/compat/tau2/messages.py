@@ -23,7 +23,7 @@ def message_to_tau2(message: Message, turn_idx: int | None = None) -> dict[str, 
             "role": "tool",
             "content": message.content,
             "requestor": requestor,
-            "error": bool(message.content and message.content.startswith("Error")),
+            "error": message.tool_error,
             "turn_idx": turn_idx,
             "timestamp": None,
         }
