@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from tautrait_banking.store import Bank, bank_db_hash
 from tautrait_banking.tau3 import TASK_SET, build_domain
 
@@ -59,9 +60,11 @@ def test_every_gold_call_and_hash_matches_tau3(imported_banking: Path, tau3_gold
     assert problems == [], "\n".join(problems)
 
 
+@pytest.mark.parametrize("rules", ["tau3", "tau2"])
 def test_gold_replays_and_variants_grade_as_tau3(
-    imported_banking: Path, tau3_golden: Golden
+    imported_banking: Path, tau3_golden: Golden, rules: str
 ) -> None:
+    """Under τ³'s rules (the task set's own: only mutating tools replayed) and the fork's."""
     domain = build_domain()
     task_set = resolve_task_set(domain, TASK_SET)
     tasks = {task.id: task for task in task_set.tasks}
@@ -73,7 +76,7 @@ def test_gold_replays_and_variants_grade_as_tau3(
         task = tasks[record["task_id"]]
         messages = golden_trajectory(record, task)
         info = grade_criteria(
-            domain, task, template, messages, record["termination_reason"], None, stub_judge
+            domain, task, template, messages, record["termination_reason"], None, stub_judge, rules
         )
         expected = record["reward_info"]
         ours = (info.reward, info.db_check, [c["action_match"] for c in info.action_checks or []])
