@@ -67,5 +67,8 @@ if TYPE_CHECKING:
         run_side_call as run_side_call,
         tau2_schema_differences as tau2_schema_differences,
     )
+    from tautrait_core.testing.tau3_reference import (
+        build_tau3_checkout as build_tau3_checkout,
+    )
 
 __getattr__, __dir__, __all__ = lazy_exports(__name__, __file__, globals())

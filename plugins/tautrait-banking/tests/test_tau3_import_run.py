@@ -15,9 +15,15 @@ from click.testing import CliRunner
 from tautrait_banking.tau3 import TASK_SET, build_domain
 
 from tautrait_core import resolve_task_set
-from tautrait_core.plugins import reset_plugin_manager
-from tautrait_core.testing import ScriptedModelServer, cli
-from tautrait_core.testing.tau3_reference import build_tau3_checkout
+from tautrait_core.testing import (
+    Reply,
+    ScriptedModelServer,
+    build_tau3_checkout,
+    cli,
+    reply_text,
+    reply_tool_call,
+    reset_plugin_manager,
+)
 
 RUN = ["run", "--task-set", TASK_SET, "--retrieval", "bm25"]
 
@@ -44,14 +50,13 @@ def indices(*task_ids: str) -> str:
     return ",".join(str(tasks.index(task_id)) for task_id in task_ids)
 
 
-def _episodes(home: Path, *arguments: str) -> list[Any]:
-    from tautrait_core.store.results import ResultStore
-
-    database = str(home / "results.db")
-    result = invoke(*RUN, *arguments, "--results-db", database)
+def _report(database: Path, *arguments: str) -> dict[str, Any]:
+    """``tautrait report --json`` of a run of ``tau2:banking_knowledge`` with BM25."""
+    result = invoke(*RUN, *arguments, "--results-db", str(database))
     assert result.exit_code in (0, 1), result.output
-    store = ResultStore(database)
-    return store.episodes(store.list_runs()[0].id)
+    report = invoke("report", "latest", "--json", "--results-db", str(database))
+    assert report.exit_code == 0, report.output
+    return json.loads(report.output)
 
 
 def test_the_imported_and_the_plugins_task_set_are_the_same_97_tasks(
@@ -70,8 +75,9 @@ def test_the_imported_and_the_plugins_task_set_are_the_same_97_tasks(
 
 def test_the_oracle_scores_one_with_bm25_after_the_import(banking_import: Path) -> None:
     ids = indices("task_001", "task_003", "task_010", "task_050")
-    episodes = _episodes(banking_import, "--agent", "oracle", "--task-ids", ids)
-    assert len(episodes) == 4 and {e.reward for e in episodes} == {1.0}
+    metrics = _report(banking_import / "results.db", "--agent", "oracle", "--task-ids", ids)
+    assert metrics["metrics"]["scored"] == 4 and metrics["metrics"]["average_reward"] == 1.0
+    assert metrics["metrics"]["rules"] == "tau3"
 
 
 def all_met(request: dict[str, Any]) -> str:
@@ -86,9 +92,10 @@ def test_task_102_needs_a_judge_and_with_one_scores_as_tau3(
     banking_import: Path, tau3_golden: Any
 ) -> None:
     oracle = ["--agent", "oracle", "--task-ids", indices("task_102")]
-    (unjudged,) = _episodes(banking_import, *oracle)
-    assert unjudged.outcome == "error"
-    assert unjudged.error.startswith("not scoreable: needs a judge model")
+    unjudged = _report(banking_import / "unjudged.db", *oracle)
+    assert unjudged["metrics"]["scored"] == 0
+    (error,) = unjudged["errors"]
+    assert error["error"].startswith("not scoreable: needs a judge model")
     (gold,) = [
         r
         for r in tau3_golden("banking_knowledge")
@@ -96,13 +103,14 @@ def test_task_102_needs_a_judge_and_with_one_scores_as_tau3(
     ]
     with ScriptedModelServer(all_met) as server:
         judge = ["--judge-model", "openai/judge", "--judge-api-base", server.base_url]
-        (judged,) = _episodes(banking_import, *oracle, *judge)
-        assert server.requests
-    assert judged.reward == gold["reward_info"]["reward"] == 1.0
+        judged = _report(banking_import / "judged.db", *oracle, *judge)
+        assert server.requests  # the judge was asked
+    assert (judged["metrics"]["scored"], judged["errors"]) == (1, [])
+    assert judged["metrics"]["average_reward"] == gold["reward_info"]["reward"] == 1.0
 
 
 def test_each_banking_task_chooses_the_customers_tools(imported_banking: Path) -> None:
-    from tautrait_core.episode.context import EpisodeContext
+    from tautrait_core import EpisodeContext
 
     domain = build_domain()
     tasks = resolve_task_set(domain, TASK_SET).tasks
@@ -116,26 +124,26 @@ def test_each_banking_task_chooses_the_customers_tools(imported_banking: Path) -
 
 
 def test_replay_keeps_tau3s_mutating_tools(imported_banking: Path, tau3_reference: Path) -> None:
-    from tautrait_core.grading.sides import mutates_state_of
-
     domain = build_domain()
+    tools = {"assistant": domain.tools_by_name, "user": domain.user_tools_by_name}
     schemas = json.loads((tau3_reference / "tool_schemas.json").read_text())["banking_knowledge"]
     for side, key in (("assistant", "agent_common"), ("user", "user")):
         for schema in schemas[key]:
             name = schema.get("function", schema).get("name") or schema["name"]
-            assert mutates_state_of(domain, side, name) is schema["mutates_state"], name
+            assert tools[side][name].mutates_state is schema["mutates_state"], name
 
 
 def test_only_calls_that_raised_count_as_tool_errors(
     imported_banking: Path, tautrait_home: Path, tmp_path: Path
 ) -> None:
-    from tautrait_core.scripted.server import Reply, reply_text, reply_tool_call
-
     own_error = reply_tool_call("get_user_information_by_id", {"user_id": 'a"b'})
     raising = reply_tool_call("no_such_tool", {})
     replies = {"scripted-agent": [own_error] * 11 + [raising] * 12}
+    user_tools: list[list[str]] = []
 
     def script(request: dict[str, Any]) -> Reply:
+        if request["model"] == "scripted-user":
+            user_tools.append([tool["function"]["name"] for tool in request.get("tools") or []])
         pending = replies.get(request["model"], [])
         return pending.pop(0) if pending else reply_text("Hello, I need help.")
 
@@ -146,6 +154,7 @@ def test_only_calls_that_raised_count_as_tool_errors(
         models += ["--user-model", "openai/scripted-user", "--user-api-base", server.base_url]
         result = invoke(*RUN, *models, "--task-ids", "0", "--results-db", database)
     assert result.exit_code in (0, 1), result.output
+    assert user_tools == [["apply_for_credit_card"]]  # task_001's user_tools, not all six
     exported = tmp_path / "results.json"
     result = invoke(
         "export", "latest", "--format", "tau2", "-o", str(exported), "--results-db", database
