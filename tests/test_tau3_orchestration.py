@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tautrait_core import EpisodeDB, StateTemplate, tool
 from tautrait_core.compat.tau2.reward_info import tau2_reward_info
 from tautrait_core.scripted.server import reply_text, reply_tool_call
 from tautrait_core.types.result import Termination
@@ -87,3 +88,40 @@ def test_a_task_chooses_the_customers_tools(user_tools: list[str] | None, names:
     task = domain.task_sets["test"].tasks[0].model_copy(update={"user_tools": user_tools})
     context = EpisodeContext(domain=domain, task=task, task_id=0, trial=0, seed=0)
     assert [schema["function"]["name"] for schema in context.user_tool_schemas] == names
+
+
+def test_the_sides_sync_after_every_call_that_did_not_raise() -> None:
+    """τ² syncs the two sides after a call that did not raise, even one whose own text
+    starts with ``Error``; only a call that raised is a tool error, and no sync follows it."""
+    import dataclasses
+
+    from tautrait_core.domain.tool_execution import execute_tool_call
+    from tautrait_core.domain.tools import raised
+    from tautrait_core.types.messages import ToolCall
+
+    @tool(writes=True)
+    def suspend_line_with_a_warning(db: EpisodeDB, line_id: str) -> str:
+        """Suspend a line.
+
+        Args:
+            line_id: The line id.
+        """
+        line = db.get(toy_phone.Line, line_id)
+        if line is None:
+            raise ValueError(f"line {line_id} not found")
+        line.status = "suspended"
+        db.add(line)
+        return "Error: the line is suspended; the customer has no service"
+
+    base = toy_phone.build_domain()
+    domain = dataclasses.replace(base, tools=[*base.tools, suspend_line_with_a_warning])
+    template = StateTemplate("toyphone", domain.tables, domain.seed_data())
+    with template.new_episode() as db:
+        missing = ToolCall(
+            id="c1", name="suspend_line_with_a_warning", arguments='{"line_id": "L9"}'
+        )
+        assert raised(execute_tool_call(domain, db, missing))
+        call = ToolCall(id="c2", name="suspend_line_with_a_warning", arguments='{"line_id": "L1"}')
+        observation = execute_tool_call(domain, db, call)
+        assert observation.startswith("Error: ") and not raised(observation)
+        assert db.get(toy_phone.Phone, "P1").signal == "none"  # synced with the line

@@ -4,7 +4,8 @@ A call is checked before it runs (malformed, oversized or too deeply nested argu
 unknown tools come back as an ``Error: ...`` observation, never an exception). In a
 dual-control domain the customer's calls run the user tools, the agent's calls the agent
 tools (in solo mode the agent may call the user tools too), and the domain's state sync
-runs after every call that succeeded.
+runs after every call that did not raise (τ²'s rule: a tool's own ``Error: ...`` text is
+not a failure; see :class:`~tautrait_core.domain.tools.ToolFailure`).
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ def execute_tool_call(
         observation = run_user_tool(domain, db, call.name, arguments)
     else:
         observation = domain.run_tool(db, call.name, arguments)
-    if domain.sync_state is not None and not domain.is_error(observation):
+    if domain.sync_state is not None and not raised(observation):  # τ²: unless it raised
         sync_state(domain, db)
     text = encodable_text(observation)
     return ToolFailure(text) if raised(observation) else text
