@@ -25,7 +25,7 @@ from tautrait_core.domain.domain import Domain, TaskSet
 from tautrait_core.domain.initial_state import apply_initial_state, history_messages
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.tool_execution import sync_state
-from tautrait_core.domain.tools import describe_validation_error
+from tautrait_core.domain.tools import describe_validation_error, raised
 from tautrait_core.grading.criteria_reward import grade_criteria
 from tautrait_core.grading.gold import gold_actions
 from tautrait_core.grading.reward import is_gold_tool_call, outputs_found
@@ -131,7 +131,7 @@ def check_task(
             observation = run_side_tool(
                 domain, db, action.requestor, action.name, dict(action.kwargs)
             )
-            if not domain.is_error(observation):
+            if not raised(observation):
                 sync_state(domain, db)
             observations.append(observation)
             trajectory += tool_call_messages(

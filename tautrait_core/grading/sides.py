@@ -9,7 +9,7 @@ from typing import Any
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.state import EpisodeDB, state_hash
 from tautrait_core.domain.tool_execution import run_user_tool
-from tautrait_core.domain.tools import ERROR_PREFIX
+from tautrait_core.domain.tools import tool_failure
 
 
 def run_side_tool(
@@ -20,7 +20,7 @@ def run_side_tool(
     if requestor != "user":
         return domain.run_tool(db, name, arguments)
     if not domain.dual_control:
-        return f"{ERROR_PREFIX}User tools not available"
+        return tool_failure("User tools not available")
     return run_user_tool(domain, db, name, arguments)
 
 

@@ -20,6 +20,7 @@ from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.initial_state import apply_initial_state
 from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.domain.tool_execution import sync_state
+from tautrait_core.domain.tools import raised
 from tautrait_core.grading.sides import run_side_tool, side_functions
 from tautrait_core.types.task import Task
 
@@ -53,7 +54,7 @@ def run_side_call(
     """Run a tool call of either side as an episode does (the state sync after a call that
     succeeded); the observation."""
     observation = run_side_tool(domain, db, requestor, name, arguments)
-    if not domain.is_error(observation):
+    if not raised(observation):
         sync_state(domain, db)
     return observation
 
