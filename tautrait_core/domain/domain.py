@@ -176,7 +176,9 @@ class Domain:
         return [t.schema for t in self.user_tools]
 
     def is_error(self, observation: str) -> bool:
-        """Whether an observation reports a failed tool call."""
+        """Whether an observation's text reports a failed tool call (a leading ``Error`` or
+        one of :attr:`error_markers`): tautrait's own episodes count these. τ²/τ³ episodes
+        count only calls that raised (:func:`~tautrait_core.domain.tools.raised`)."""
         if observation.startswith(("Error", "Unknown action")):
             return True
         return any(re.search(marker, observation) for marker in self.error_markers)
