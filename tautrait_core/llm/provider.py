@@ -40,7 +40,8 @@ async def send_through_litellm(arguments: dict[str, Any]) -> tuple[dict[str, Any
     (``None`` when litellm knows no price for the model).
 
     Raises:
-        ModelCallFailure: litellm raised; classified by its exception class.
+        ModelCallFailure: litellm raised (classified by its exception class), or its answer
+            holds no message (retried, as the direct path retries such an answer).
     """
     litellm = load_litellm()
     try:
@@ -53,8 +54,16 @@ async def send_through_litellm(arguments: dict[str, Any]) -> tuple[dict[str, Any
 
 def _answer(response: Any) -> dict[str, Any]:
     """What tautrait reads of a litellm ``ModelResponse``, as the OpenAI-style dict the
-    direct path gives (:func:`tautrait_core.llm.chat_answer.read_answer`)."""
-    choice = response.choices[0]
+    direct path gives (:func:`tautrait_core.llm.chat_answer.read_answer`).
+
+    Raises:
+        ModelCallFailure: the answer holds no choice with a message (a provider fault).
+    """
+    choices = getattr(response, "choices", None)
+    if not choices or getattr(choices[0], "message", None) is None:
+        detail = f"no choices in the answer: {str(response)[:200]}"
+        raise ModelCallFailure("InternalServerError", detail, retryable=True)
+    choice = choices[0]
     message: dict[str, Any] = {"role": "assistant", "content": choice.message.content}
     tool_calls = getattr(choice.message, "tool_calls", None)
     if tool_calls is not None:
