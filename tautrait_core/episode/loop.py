@@ -24,6 +24,8 @@ Failures are classified so that metrics stay honest:
   resume);
 * an agent that overflows its context window or raises makes the episode a ``fail``: that
   is the agent's own failure;
+* a storage fault on either side (:class:`StorageError`, e.g. a full disk under the
+  response cache) is nobody's failure: it propagates and stops the run;
 * tool-call arguments that nest deeper than :data:`MAX_ARGUMENT_DEPTH` levels or are longer
   than :data:`MAX_ARGUMENT_CHARS` characters are never run: the agent gets an ``Error: ...``
   observation (the stored call keeps at most :data:`MAX_ARGUMENT_CHARS` characters), the
@@ -61,7 +63,7 @@ from tautrait_core.episode.conversation import (
 )
 from tautrait_core.episode.tau2_protocol import Tau2Episode
 from tautrait_core.episode.user import UserSimulator
-from tautrait_core.errors import ContextWindowError, ProviderError
+from tautrait_core.errors import ContextWindowError, ProviderError, StorageError
 from tautrait_core.grading.criteria_reward import grade_criteria
 from tautrait_core.grading.reward import compute_reward
 from tautrait_core.llm.client import call_log, encodable_text
@@ -124,6 +126,8 @@ async def run_episode(
         except ContextWindowError as exc:
             conversation.termination = Termination.CONTEXT_WINDOW
             outcome, error = Outcome.FAIL, f"agent: {exc}"
+        except StorageError:  # a full disk is nobody's score: the run stops
+            raise
         except Exception as exc:  # an agent that crashes fails its task
             conversation.termination = Termination.AGENT_ERROR
             outcome, error = Outcome.FAIL, f"agent: {type(exc).__name__}: {exc}"
