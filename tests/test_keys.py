@@ -53,7 +53,7 @@ def test_stored_key_satisfies_the_check_and_is_private(
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     listing = runner.invoke(cli, ["keys", "list", "--json"])
     assert json.loads(listing.output) == [
-        {"name": "OPENAI_API_KEY", "overridden_by_environment": False}
+        {"name": "OPENAI_API_KEY", "overridden_by_environment": False, "servers": []}
     ]
     prepare(RunConfig(domain="toylib", agent="tool-calling", agent_model="gpt-4o", user="scripted"))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # prepare exported it for this process

@@ -65,6 +65,8 @@ class MisbehavingServer:
     Attributes:
         bodies: Every request body received (parsed JSON), in order.
         hosts: The ``Host`` header of every request, in order.
+        authorizations: The ``Authorization`` header of every request ("" when it has
+            none), in order.
         targets: The target of every request (its path, or its whole URL when the server
             is used as a proxy), in order.
         connections: How many connections clients opened.
@@ -79,6 +81,7 @@ class MisbehavingServer:
         self.latency_s = latency_s
         self.bodies: list[Any] = []
         self.hosts: list[str] = []
+        self.authorizations: list[str] = []
         self.targets: list[str] = []
         self.connections = 0
         self.unsolicited = 0
@@ -150,6 +153,7 @@ class MisbehavingServer:
         with self._lock:
             self.bodies.append(json.loads(body or b"null"))
             self.hosts.append(headers.get("host", ""))
+            self.authorizations.append(headers.get("authorization", ""))
             self.targets.append(head.decode("latin-1").split(" ")[1])
             number = len(self.bodies)
             act = self._acts.popleft() if self._acts else self.default
