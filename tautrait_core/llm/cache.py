@@ -141,6 +141,23 @@ def clear_cache(path: Path) -> None:
         raise _not_a_cache(path, exc) from exc
 
 
+def remove_cache_file(path: Path) -> None:
+    """Delete the cache file at ``path`` (and SQLite's side files), whatever it holds: how
+    a damaged cache is cleared.
+
+    Raises:
+        StorageError: a file could not be deleted.
+    """
+    from tautrait_core.errors import StorageError
+
+    _caches.pop(path, None)
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
+        try:
+            (path.parent / name).unlink(missing_ok=True)
+        except OSError as exc:
+            raise StorageError(f"could not delete {path.parent / name}: {exc.strerror}") from exc
+
+
 def _storage_fault(path: Path, action: str, exc: Exception) -> Exception:
     from tautrait_core.errors import StorageError
 
@@ -150,4 +167,6 @@ def _storage_fault(path: Path, action: str, exc: Exception) -> Exception:
 def _not_a_cache(path: Path, exc: Exception) -> Exception:
     from tautrait_core.errors import StorageError
 
-    return StorageError(f"{path} is not a tautrait response cache ({exc}); move it away")
+    return StorageError(
+        f"{path} is not a tautrait response cache ({exc}); delete it with: tautrait cache clear"
+    )

@@ -142,6 +142,21 @@ def missing_keys(model: str, provider: str | None, api_base: str | None) -> list
     return [key for key in status.get("missing_keys", []) if not key.endswith("_API_BASE")]
 
 
+def keys_not_found(model: str, provider: str | None, api_base: str | None) -> list[str]:
+    """The variables of :func:`missing_keys` that the keys file does not hold either. The
+    keys file is read (and its keys exported) only when the environment lacks a key the
+    model needs, so that a damaged one stops only a model that needs a stored key.
+
+    Raises:
+        ConfigError: the keys file had to be read and cannot be.
+    """
+    missing = missing_keys(model, provider, api_base)
+    if missing:
+        apply_stored_keys()
+        missing = missing_keys(model, provider, api_base)
+    return missing
+
+
 def unknown_provider(model: str, provider: str | None, api_base: str | None) -> str | None:
     """Why litellm cannot tell which provider serves ``model``; ``None`` when it can, and
     for a model on a server of its own (``api_base``: checked by the first call, so that
@@ -172,10 +187,7 @@ def require_keys(model: str, provider: str | None, api_base: str | None, side: s
     if api_base:
         _require_server_key(api_base, side)
         return
-    missing = missing_keys(model, provider, api_base)
-    if missing:  # only now may a damaged keys file stop the run
-        apply_stored_keys()
-        missing = missing_keys(model, provider, api_base)
+    missing = keys_not_found(model, provider, api_base)
     if missing:
         variable = missing[0]
         alternatives = f" (or {', '.join(missing[1:])})" if len(missing) > 1 else ""
