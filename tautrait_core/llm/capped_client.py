@@ -1,10 +1,15 @@
 """The OpenAI SDK client litellm's path uses for a server of the user's own: one that reads
-at most :data:`MAX_ERROR_BODY_BYTES` of an error answer.
+at most :data:`MAX_ERROR_BODY_BYTES` of an error answer, and cuts tool-call arguments that
+nest too deeply for litellm to read.
 
 litellm runs a dozen regular expressions over an error's text several times (to redact
 secrets from its logs), on the event loop: a 50 MB error answer held the loop for minutes.
-Given this client (``litellm.acompletion(client=...)``, for the ``openai`` provider), an
-error answer longer than the limit reaches litellm as a short error object that says so.
+And it parses every tool call's arguments, which fails with a ``RecursionError`` (made an
+infrastructure error) when they nest some thousand levels deep. Given this client
+(``litellm.acompletion(client=...)``, for the ``openai`` provider), an error answer longer
+than the limit reaches litellm as a short error object that says so, and arguments nested
+deeper than :data:`MAX_ARGUMENT_NESTING` levels are cut there: the agent is told that its
+arguments nest too deeply, as for any arguments nested past the episode's limit.
 One client is made per event loop, server and key; the requests go through the proxy the
 environment names for the server (:func:`~tautrait_core.llm.http_session.environment_proxy`).
 """
@@ -15,6 +20,7 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
+from tautrait_core.llm.chat_answer import cut_past_depth
 from tautrait_core.llm.http_session import environment_proxy
 
 if TYPE_CHECKING:
@@ -24,6 +30,8 @@ MAX_ERROR_BODY_BYTES = 64 * 1024
 """The most bytes of an error answer's body litellm is given."""
 KEPT_START_CHARS = 1_000
 """How much of a cut error answer's text the short error object keeps."""
+MAX_ARGUMENT_NESTING = 100
+"""Arguments nested deeper are cut at this depth (past the episode's limit of 32)."""
 ERROR_STATUS = 400
 
 _clients: dict[tuple[asyncio.AbstractEventLoop, str, str], Any] = {}
@@ -65,7 +73,7 @@ def _capped_transport() -> type[httpx.AsyncBaseTransport]:
         async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
             response = await self._inner.handle_async_request(request)
             if response.status_code < ERROR_STATUS:
-                return response
+                return await _shallow_answer(response)
             kept = bytearray()
             try:
                 async for chunk in response.aiter_raw():
@@ -78,19 +86,54 @@ def _capped_transport() -> type[httpx.AsyncBaseTransport]:
                 return httpx.Response(
                     response.status_code, headers=response.headers, content=bytes(kept)
                 )
-            headers = {
-                name: value
-                for name, value in response.headers.items()
-                if name.lower() not in ("content-length", "content-encoding", "transfer-encoding")
-            }
             return httpx.Response(
-                response.status_code, headers=headers, content=_cut_error(response, bytes(kept))
+                response.status_code,
+                headers=_headers_of_new_body(response),
+                content=_cut_error(response, bytes(kept)),
             )
 
         async def aclose(self) -> None:
             await self._inner.aclose()
 
     return CappedErrorAnswers
+
+
+async def _shallow_answer(response: httpx.Response) -> httpx.Response:
+    """``response`` with tool-call arguments cut at :data:`MAX_ARGUMENT_NESTING` levels
+    (itself when none nests that deep)."""
+    import httpx
+
+    body = await response.aread()
+    if body.count(b"{") + body.count(b"[") <= MAX_ARGUMENT_NESTING:
+        return response  # cannot nest that deep
+    try:
+        answer = json.loads(body)
+        calls = [
+            call["function"]
+            for choice in answer["choices"]
+            for call in choice["message"].get("tool_calls") or []
+        ]
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return response  # not a chat completion: litellm says what is wrong with it
+    cut = False
+    for function in calls:
+        arguments = function.get("arguments") if isinstance(function, dict) else None
+        if isinstance(arguments, str):
+            shallow = cut_past_depth(arguments, MAX_ARGUMENT_NESTING)
+            cut = cut or shallow != arguments
+            function["arguments"] = shallow
+    if not cut:
+        return response
+    return httpx.Response(response.status_code, headers=_headers_of_new_body(response), json=answer)
+
+
+def _headers_of_new_body(response: httpx.Response) -> dict[str, str]:
+    """``response``'s headers without those that describe its body's bytes."""
+    return {
+        name: value
+        for name, value in response.headers.items()
+        if name.lower() not in ("content-length", "content-encoding", "transfer-encoding")
+    }
 
 
 def _cut_error(response: httpx.Response, kept: bytes) -> bytes:
