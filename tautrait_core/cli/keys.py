@@ -25,9 +25,9 @@ def keys() -> None:
 def keys_set(name: str, value: str | None, api_base: str | None) -> None:
     """Store the key for environment variable NAME, e.g. OPENAI_API_KEY.
 
-    A provider's key goes only to that provider. A server of your own (--agent-api-base
-    and the like) is sent only the key bound to it with --api-base URL; the variable
-    NAME, when set, wins over the stored value.
+    A provider's key goes only to that provider. A server of your own is sent only
+    the key bound to it with --api-base URL; the variable NAME, when set, wins over
+    the stored value.
     """
     from tautrait_core.llm.keys import keys_path, set_key
 
