@@ -18,7 +18,7 @@ TORCH ?= torch==2.13.0
 # core + every plugin, editable, with the test tools
 install: $(BIN)/python
 	$(BIN)/python -m pip install --quiet '$(TORCH)'
-	$(BIN)/python -m pip install --quiet -e '.[test,ray,gym,retrieval]' \
+	$(BIN)/python -m pip install --quiet -e '.[test,ray,gym,retrieval,a2a]' \
 		$(addprefix -e ,$(filter-out $(STEER),$(PLUGINS))) -e '$(STEER)[local]'
 
 # an offline evaluation on built-in defaults: oracle agent, scripted user, telehealth tasks

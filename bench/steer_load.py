@@ -5,7 +5,8 @@ Reads a JSON job on standard input and prints a JSON list of seconds:
 
 - ``{"mode": "rounds", "url": URL, "bodies": [...], "rounds": N}``: a warm-up round,
   then N rounds, each posting every body at once; the seconds of each timed round until
-  its last answer.
+  its last answer. The rounds share one client, whose connections stay open between
+  them, as a runner's do (tautrait keeps one connection pool per backend).
 - ``{"mode": "arrivals", "url": URL, "schedule": [[at_s, body], ...]}``: each body posted
   at its time; the latency of each request, in the schedule's order.
 
@@ -38,12 +39,18 @@ def session(connections: int) -> aiohttp.ClientSession:
     return aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=600))
 
 
-async def one_round(url: str, bodies: list[dict[str, Any]]) -> float:
+async def one_round(client: aiohttp.ClientSession, url: str, bodies: list[dict[str, Any]]) -> float:
     """Seconds until every body has been answered (all sent at once)."""
+    started = time.perf_counter()
+    await asyncio.gather(*(post(client, url, body) for body in bodies))
+    return time.perf_counter() - started
+
+
+async def rounds(url: str, bodies: list[dict[str, Any]], count: int) -> list[float]:
+    """A warm-up round (which also opens the connections), then ``count`` timed rounds."""
     async with session(len(bodies)) as client:
-        started = time.perf_counter()
-        await asyncio.gather(*(post(client, url, body) for body in bodies))
-        return time.perf_counter() - started
+        await one_round(client, url, bodies)
+        return [await one_round(client, url, bodies) for _ in range(count)]
 
 
 async def arrivals(url: str, schedule: list[tuple[float, dict[str, Any]]]) -> list[float]:
@@ -63,8 +70,7 @@ async def arrivals(url: str, schedule: list[tuple[float, dict[str, Any]]]) -> li
 def main() -> None:
     job = json.load(sys.stdin)
     if job["mode"] == "rounds":
-        asyncio.run(one_round(job["url"], job["bodies"]))
-        seconds = [asyncio.run(one_round(job["url"], job["bodies"])) for _ in range(job["rounds"])]
+        seconds = asyncio.run(rounds(job["url"], job["bodies"], job["rounds"]))
     else:
         seconds = asyncio.run(arrivals(job["url"], job["schedule"]))
     print(json.dumps(seconds))

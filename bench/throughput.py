@@ -38,8 +38,17 @@ how many calls per second one process (one core) can make through litellm:
 ``EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER`` path, which skips the openai SDK; tautrait
 does not enable it, because on that path a truncated answer is not retried.
 
+With ``--agent a2a`` it compares agents instead of transports: the built-in ``tool-calling``
+agent on the direct path against the example Agents SDK service of
+``examples/openai-agents-a2a`` behind ``--agent a2a`` (a separate process, its model on the
+same scripted server, its tools over the episodes' MCP endpoints), and prints this
+process's CPU per agent turn (a tool call or a reply: one step of τ-bench's protocol) for
+each, and their ratio: what the harness spends on the A2A and MCP plumbing. The remote
+agent's own CPU is not counted (it is another process), nor are its model calls.
+
     python bench/throughput.py --domain telehealth --latency 0.2 --concurrency 1,16,64,256
     python bench/throughput.py --executor ray --concurrency 256 --repeats 1
+    python bench/throughput.py --agent a2a --concurrency 1,16 --latency 0.05
 """
 
 from __future__ import annotations
@@ -176,6 +185,7 @@ def measure(
     concurrency: int,
     episodes: int,
     database: Path,
+    agent: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run about ``episodes`` episodes at ``concurrency``; wall time, calls, CPU, and when
     the run and its last episode started (wall clock)."""
@@ -186,11 +196,10 @@ def measure(
     domain = lookup("domain", domain_name)
     total_tasks = len(domain.task_sets[domain.default_task_set].tasks)
     trials = max(1, math.ceil(episodes / total_tasks))
+    agent = agent or {"agent": "tool-calling", "agent_model": model, "agent_api_base": base_url}
     config = RunConfig(
         domain=domain_name,
-        agent="tool-calling",
-        agent_model=model,
-        agent_api_base=base_url,
+        **agent,
         user="llm",
         user_model=model,
         user_api_base=base_url,
@@ -220,6 +229,7 @@ def measure(
         "calls": sum(calls),
         "calls_per_episode": statistics.mean(calls),
         "cpu_s": cpu,
+        "steps": sum(r.steps for r in results),
         "began": begun,
         "last_start": last_start.time,
     }
@@ -301,6 +311,12 @@ def main() -> None:
     parser.add_argument(
         "--floor-calls", type=int, default=640, help="bare litellm calls for the floor"
     )
+    parser.add_argument(
+        "--agent",
+        choices=["tool-calling", "a2a"],
+        default="tool-calling",
+        help="a2a: CPU per agent turn of the example A2A agent beside tool-calling's",
+    )
     args = parser.parse_args()
     levels = [int(n) for n in args.concurrency.split(",")]
     transports = args.transports.split(",")
@@ -315,6 +331,14 @@ def main() -> None:
     )
     server.start()
     episodes_url, plain_url = ready.get(timeout=120)
+    if args.agent == "a2a":
+        from remote_turns import compare_agents
+
+        try:
+            compare_agents(args, levels, episodes_url, measure)
+        finally:
+            server.terminate()
+        return
     cores = os.cpu_count() or 1
     print(
         f"domain {args.domain}, model {args.model}, executor {args.executor}, {cores} cores, "

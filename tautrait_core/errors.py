@@ -60,6 +60,11 @@ class ProviderError(TautraitError):
     """
 
 
+class EpisodeError(TautraitError):
+    """An episode ended in an infrastructure error where no result can carry it (a gym
+    environment's ``reset``)."""
+
+
 class ContextWindowError(TautraitError):
     """The conversation no longer fits the model's context window (never retried)."""
 

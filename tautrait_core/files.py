@@ -3,21 +3,74 @@
 Every reader of a user's file (trait mixes, result lists, task files, sweep files, the keys
 file, ...) goes through :func:`read_text_file` or :func:`read_json_file`, so that an
 unreadable, non-UTF-8, empty, truncated or absurdly nested file is always one error that
-names the file, says what is wrong with it and what it should be, never a traceback. Files
-written where the user said (exports, reports) go through :func:`write_text_file` or
-:func:`open_for_writing`: UTF-8, the folder created, a failure named; :func:`write_problem`
-says beforehand, creating nothing, whether such a path can be written.
+names the file, says what is wrong with it and what it should be, never a traceback. No
+reader takes more than :func:`max_file_bytes` (256 MB unless ``$TAUTRAIT_MAX_FILE_MB`` says
+otherwise): a huge file, or a device such as ``/dev/zero``, is refused, never read into
+memory until it runs out. Files written where the user said (exports, reports) go through
+:func:`write_text_file` or :func:`open_for_writing`: UTF-8, the folder created, a failure
+named; :func:`write_problem` says beforehand, creating nothing, whether such a path can be
+written.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
+
+MAX_FILE_MB_ENV = "TAUTRAIT_MAX_FILE_MB"
+"""The environment variable that sets :func:`max_file_bytes`, in megabytes."""
+DEFAULT_MAX_FILE_MB = 256
+"""The largest file tautrait reads, in megabytes, when ``$TAUTRAIT_MAX_FILE_MB`` is unset."""
+
+
+def max_file_bytes(error: type[Exception]) -> int:
+    """The size of the largest file tautrait reads or imports, in bytes.
+
+    Raises:
+        error: ``$TAUTRAIT_MAX_FILE_MB`` is set but is not a positive whole number.
+    """
+    configured = os.environ.get(MAX_FILE_MB_ENV, "").strip()
+    if not configured:
+        return DEFAULT_MAX_FILE_MB * 1024 * 1024
+    if not configured.isdigit() or int(configured) == 0:
+        raise error(
+            f"{MAX_FILE_MB_ENV}={configured!r} is not a number of megabytes; "
+            f"set it to e.g. {DEFAULT_MAX_FILE_MB * 4}, or unset it"
+        )
+    return int(configured) * 1024 * 1024
+
+
+def too_large(path: Path, what: str, limit: int) -> str:
+    """The message for ``path``, which is ``what``, being over ``limit`` bytes."""
+    return f"{path}: {what} is over {limit // (1024 * 1024)} MB; raise {MAX_FILE_MB_ENV}"
+
+
+def read_file_bytes(path: Path, error: type[Exception], what: str, fix: str = "") -> bytes:
+    """The bytes of ``path``, which is ``what``, read only up to :func:`max_file_bytes`
+    (a pipe such as ``<(...)`` is read too; a device like ``/dev/zero`` stops there).
+
+    Raises:
+        error: the file cannot be read, or is larger than the limit; the message starts
+            with the path.
+    """
+    limit = max_file_bytes(error)
+    try:
+        with path.open("rb") as stream:
+            status = os.fstat(stream.fileno())
+            if stat.S_ISREG(status.st_mode) and status.st_size > limit:
+                raise error(too_large(path, what, limit))
+            data = stream.read(limit + 1)
+    except OSError as exc:
+        raise error(_message(path, f"cannot read {what} ({exc.strerror or exc})", fix)) from exc
+    if len(data) > limit:
+        raise error(too_large(path, what, limit))
+    return data
 
 
 def read_text_file(path: Path, error: type[Exception], what: str, fix: str = "") -> str:
@@ -25,24 +78,24 @@ def read_text_file(path: Path, error: type[Exception], what: str, fix: str = "")
     byte-order mark that some Windows editors put first is left out.
 
     Raises:
-        error: the file cannot be read or is not UTF-8 text; the message starts with the
-            path and ends with ``fix`` when one is given.
+        error: the file cannot be read, is over :func:`max_file_bytes` or is not UTF-8
+            text; the message starts with the path and ends with ``fix`` when one is given.
     """
+    data = read_file_bytes(path, error, what, fix)
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise error(_message(path, f"cannot read {what} ({exc.strerror or exc})", fix)) from exc
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         problem = f"{what} is not UTF-8 text (invalid byte at offset {exc.start})"
         raise error(_message(path, problem, fix)) from exc
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # as Python's text mode reads
 
 
 def read_json_file(path: Path, error: type[Exception], what: str, fix: str = "") -> Any:
     """The parsed JSON of ``path``, which is ``what`` (e.g. ``"the result list"``).
 
     Raises:
-        error: the file cannot be read, is not UTF-8, is empty, is not valid JSON or is
-            nested too deeply to parse; the message starts with the path and ends with
+        error: the file cannot be read, is too large, is not UTF-8, is empty, is not valid
+            JSON or is nested too deeply to parse; the message starts with the path and ends with
             ``fix`` when one is given.
     """
     text = read_text_file(path, error, what, fix)

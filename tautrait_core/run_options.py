@@ -34,6 +34,10 @@ class RunOption:
     """The value when the option is not given."""
     aliases: tuple[str, ...] = ()
     """Other names accepted for it (each is also a flag), e.g. an upstream spelling."""
+    resumable: bool = False
+    """Whether ``--resume`` takes a new value given on its command line (a server's
+    address, a timeout), as it does for the model servers; otherwise a value other than the
+    stored one is refused on resume."""
 
     @property
     def names(self) -> tuple[str, ...]:

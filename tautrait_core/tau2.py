@@ -35,6 +35,17 @@ if TYPE_CHECKING:
     from tautrait_core.compat.tau2.serialise import (
         tau2_json as tau2_json,
     )
+    from tautrait_core.compat.tau2.tasks import (
+        task_from_tau2 as task_from_tau2,
+    )
+    from tautrait_core.domain.discoverable import (
+        Discoverables as Discoverables,
+        DiscoverableTool as DiscoverableTool,
+        Ledger as Ledger,
+        Parameter as Parameter,
+        episode_task as episode_task,
+        read_log_allowlist as read_log_allowlist,
+    )
     from tautrait_core.domain.layout import (
         imported_tau2_domain as imported_tau2_domain,
     )

@@ -157,6 +157,7 @@ LAYERS = [
     {"retrieval"},
     {"grading"},
     {"episode"},
+    {"remote"},
     {"hookspecs", "plugins"},
     {"builtin"},
     {"interchange"},

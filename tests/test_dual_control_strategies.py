@@ -219,3 +219,22 @@ def test_the_scripted_user_states_its_request_after_a_history(phone_plugin) -> N
         ("assistant", "Everything you asked for is done. Is there anything else?"),
         ("user", "###STOP###"),
     ]
+
+
+def test_the_scripted_user_reads_stop_signals_in_its_instruction_out(phone_plugin) -> None:
+    # τ³'s banking instructions tell the customer when *not* to use ###OUT-OF-SCOPE###
+    domain = get_plugin_manager().get("domain", "toyphone")
+    test_set = domain.task_sets["test"]
+    task = test_set.tasks[0]
+    warned = task.model_copy(
+        update={"instruction": task.instruction + " Never say ###OUT-OF-SCOPE### or ###STOP###."}
+    )
+    domain.task_sets["warned"] = TaskSet("warned", lambda: [warned], protocol="tau2")
+    try:
+        result = run_offline(task_set="warned")
+    finally:
+        del domain.task_sets["warned"]
+    opening = next(m.content for m in result.messages if m.role == "user")
+    assert opening.endswith("Never say OUT-OF-SCOPE or STOP.")
+    assert result.termination is Termination.USER_STOP
+    assert result.reward == 1.0

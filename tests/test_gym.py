@@ -235,3 +235,18 @@ def test_registered_ids_make_the_environments(toy_plugin) -> None:
     env = gymnasium.make("tautrait/user-v0", domain="toylib", agent="oracle", task_id=0)
     assert isinstance(env.unwrapped, UserEnv)
     env.close()
+
+
+def test_an_episode_failing_inside_reset_raises_from_reset(toy_plugin) -> None:
+    from tautrait_core.gym import EpisodeError
+    from tautrait_core.scripted.server import Failure
+
+    with ScriptedModelServer(lambda request: Failure(400)) as server:
+        env = AgentEnv(
+            domain="toylib", user="llm", user_model="openai/scripted-user",
+            user_api_base=server.base_url, max_retries=0, today=TODAY,
+        )  # fmt: skip
+        with pytest.raises(EpisodeError, match="failed before the policy's first turn: user"):
+            env.reset(seed=0)
+    assert env.result is not None and env.result.outcome.value == "error"
+    env.close()

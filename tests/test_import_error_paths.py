@@ -160,3 +160,46 @@ def test_tau2_names_the_missing_database_of_the_checkout(
     line = one_error_line(result, isolated_home)
     assert f"{mock / 'db.json'} is missing" in line
     no_staging_left(isolated_home, "tau2")
+
+
+def test_tau_trait_refuses_a_linked_data_file_and_keeps_the_previous_import(
+    toy_upstream: None, isolated_home: Path, tmp_path: Path
+) -> None:
+    data = tau_trait_checkout(tmp_path / "checkout")
+    first = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "checkout")])
+    assert first.exit_code == 0, first.output
+    (tmp_path / "keys.json").write_text("{}")
+    (data / "books.json").unlink()
+    (data / "books.json").symlink_to(tmp_path / "keys.json")
+    failed = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "checkout")])
+    line = one_error_line(failed, isolated_home)
+    assert line.startswith(f"Error: {data}: refused books.json (a symbolic link)")
+    copied = isolated_home / "imports" / "tau-trait" / "toyup" / "data" / "books.json"
+    assert not copied.is_symlink() and copied.read_text() == "{}"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["check"], ["run", "--agent", "oracle"]],
+    ids=["check", "run"],
+)
+def test_imported_data_damaged_since_is_one_line_naming_it(
+    toy_upstream: None, isolated_home: Path, tmp_path: Path, command: list[str]
+) -> None:
+    tau_trait_checkout(tmp_path / "checkout")
+    first = CliRunner().invoke(cli, ["import", "tau-trait", str(tmp_path / "checkout")])
+    assert first.exit_code == 0, first.output
+    books = isolated_home / "imports" / "tau-trait" / "toyup" / "data" / "books.json"
+    books.write_text('{"dune": ')
+    result = CliRunner().invoke(
+        cli,
+        [*command, "--domain", "toyup", "--task-set", "tau-trait:test"]
+        + ["--results-db", str(tmp_path / "results.db")] * (command[0] == "run"),
+    )
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert lines == [
+        f"Error: {books}: the toyup data file is not valid JSON (Expecting value: line 1 "
+        "column 10 (char 9)); import it again: tautrait import tau-trait PATH_TO_CHECKOUT"
+    ], result.output

@@ -171,3 +171,30 @@ def test_tasks_sharing_an_instruction_are_told_apart_by_a_prior_conversation() -
     ]
     assert script({"messages": after_history, "tools": tools}).tool_calls == [("update", {"id": 2})]
     assert script({"messages": from_start, "tools": tools}).tool_calls == [("create", {})]
+
+
+def test_tasks_sharing_an_instruction_are_told_apart_on_the_customer_s_side(
+    telecom: Domain, tau2_imported: Any
+) -> None:
+    """τ²'s small telecom set: 20 tasks, pairs of them with one instruction and different
+    phones, and instructions that hold one another (a persona put before some)."""
+    from tautrait_core.cli.serve import _episode_script
+    from tautrait_core.plugins import reset_plugin_manager
+
+    tau2_imported("telecom")
+    reset_plugin_manager()  # the domain is built again, on the imported data
+    with ScriptedModelServer(_episode_script("tau2-telecom", "tau2:telecom-small")) as server:
+        result = CliRunner().invoke(
+            cli, model_run(server.base_url, "tool-calling", "--task-set", "tau2:telecom-small")
+        )
+        customer_calls = [
+            call["function"]["name"]
+            for request in server.requests
+            for message in request["messages"]
+            for call in message.get("tool_calls") or []
+        ]
+    assert result.exit_code == 0, result.output
+    summary = metrics(result.output)
+    assert (summary["episodes"], summary["scored"]) == (20, 20)
+    assert summary["average_reward"] == 1.0
+    assert "check_status_bar" in customer_calls or "check_network_status" in customer_calls

@@ -16,6 +16,7 @@ from tautrait_core.interchange.tau2_results import read_tau2_results, tau2_resul
 from tautrait_core.types.result import Outcome
 
 EXAMPLE = "tau2-bench/golden/example_results_telecom_small.json"
+TAU2_TASK = {"id": "a", "user_scenario": {"instructions": "Ask for help."}}
 
 
 @pytest.fixture
@@ -106,6 +107,10 @@ def _dump(path: Path, data: dict[str, Any]) -> Path:
     [
         ("[]", "not a τ² results file"),
         ('{"tasks": [], "simulations": [{"task_id": "x"}]}', "simulation 0 is invalid"),
+        (
+            json.dumps({"tasks": [TAU2_TASK, TAU2_TASK], "simulations": []}),
+            "task ids used more than once: 'a'",
+        ),
     ],
 )
 def test_a_bad_results_file_is_named(tmp_path: Path, content: str, message: str) -> None:

@@ -103,7 +103,7 @@ def load_source(
 
 
 def _load_file(path: Path, domain: str | None, task_set: str | None) -> LoadedSource:
-    from tautrait_core.domain.task_sets import upstream_task_set
+    from tautrait_core.analysis.file_task_set import file_task_set
     from tautrait_core.interchange.result_import import domain_from_file_name
     from tautrait_core.plugins import get_plugin_manager
 
@@ -113,10 +113,12 @@ def _load_file(path: Path, domain: str | None, task_set: str | None) -> LoadedSo
             f"cannot tell which domain {path.name} belongs to: pass --domain "
             "(installed domains: tautrait plugins)"
         )
-    if domain in get_plugin_manager().names("domain"):
+    episodes = file_episodes(path)
+    if task_set is None and domain in get_plugin_manager().names("domain"):
         found = get_plugin_manager().get("domain", domain)
-        task_set = upstream_task_set(found, task_set, f"the upstream result file {path.name}")
-    return LoadedSource(str(path), domain, task_set, file_episodes(path), dt.date.today())
+        embedded = {e.result.task_id: e.task.instruction for e in episodes if e.task}
+        task_set = file_task_set(found, embedded, path.name)
+    return LoadedSource(str(path), domain, task_set, episodes, dt.date.today())
 
 
 def file_episodes(path: Path) -> list[RecordedEpisode]:

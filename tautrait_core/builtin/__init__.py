@@ -21,6 +21,7 @@ BUILTIN_PARTS = (
     ("agent", "human", "human:HumanAgent"),
     ("agent", "oracle-plan", "agents.oracle_plan:OraclePlanAgent"),
     ("agent", "solo", "agents.solo:SoloAgent"),
+    ("agent", "a2a", "agents.a2a:A2AAgent"),
     ("user", "scripted", "users.scripted:ScriptedUser"),
     ("user", "llm", "users.llm:LLMUser"),
     ("user", "react", "users.strategies:ReActUser"),

@@ -200,7 +200,7 @@ class HumanAgent(Agent):
 
     async def next_message(self, conversation: list[Message]) -> Message:
         if self._shown == 0:
-            tools = ", ".join(self.context.domain.tools_by_name)
+            tools = ", ".join(tool.name for tool in self.context.domain.tools)
             self.console.show(AGENT_INTRO.format(tools=tools))
         for message in conversation[self._shown :]:
             if message.role == "user":

@@ -108,6 +108,12 @@ def _trait_drop(
     help="Also write a self-contained HTML report (charts, success grid, transcripts).",
 )
 @allow_mismatch_option("In the HTML trait-drop chart, compare runs whose settings differ.")
+@click.option(
+    "--tasks",
+    "by_task",
+    is_flag=True,
+    help="Also list the tasks that failed: their failed trials and missed reward parts.",
+)
 @bootstrap_options
 @results_db_option
 @json_option
@@ -115,6 +121,7 @@ def report(
     run_ids: tuple[str, ...],
     html_path: Path | None,
     allow_mismatch: bool,
+    by_task: bool,
     bootstrap: BootstrapSettings,
     results_db: Path | None,
     as_json: bool,
@@ -133,6 +140,8 @@ def report(
         _write_html(html_path, summaries, allow_mismatch, bootstrap, audits)
     if as_json:
         documents = [with_component_failures(s.as_json(bootstrap), s.results) for s in summaries]
+        if by_task:
+            documents = [_with_tasks(d, s) for d, s in zip(documents, summaries, strict=True)]
         echo_json(documents[0] if len(documents) == 1 else documents)
         return
     out = console()
@@ -141,6 +150,19 @@ def report(
             out.print()
         for line in summary_view(summary, bootstrap.confidence, results_db):
             out.print(line)
+        if by_task:
+            from tautrait_core.analysis.task_outcomes import task_outcomes
+            from tautrait_core.render.task_views import task_outcomes_view
+
+            for view in task_outcomes_view(task_outcomes(summary.results)):
+                out.print(view)
+
+
+def _with_tasks(document: dict[str, Any], summary: RunSummary) -> dict[str, Any]:
+    """``document`` with ``tasks``: each task's trials by outcome (``--tasks``)."""
+    from tautrait_core.analysis.task_outcomes import task_outcomes
+
+    return {**document, "tasks": [t.as_json() for t in task_outcomes(summary.results)]}
 
 
 def _write_html(

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 @click.option(
     "--task-set",
     default=None,
-    help="Task set to score with [default: the run's, or the domain's default for a file].",
+    help="Task set to score with [default: the run's, or the one holding a file's tasks].",
 )
 @judge_options(
     "Model that judges the NL assertions of τ²-style tasks whose reward basis holds "

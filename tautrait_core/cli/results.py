@@ -26,6 +26,7 @@ from tautrait_core.render.console import (
     console,
     echo_json,
     plugins_table,
+    run_columns,
     runs_table,
 )
 
@@ -101,7 +102,7 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
     rows = []
     for record in store.list_runs():
         counts = store.episode_counts(record.id)
-        rows.append({**record.model_dump(exclude={"config", "plugins", "task_ids"}), **counts})
+        rows.append({**run_columns(record), **counts})
     if as_json:
         echo_json(rows)
         return
@@ -221,12 +222,14 @@ def import_command(source: str, path: Path) -> None:
     manager = get_plugin_manager()
     domains = [manager.get("domain", name) for name in library_call(manager.names, "domain")]
     reports = library_call(import_tau_trait, path, domains)
-    first = reports[0]
+    first = next(item for item in reports if item.splits)
     example = f"--domain {first.domain} --task-set tau-trait:{next(iter(first.splits))}"
     _print_imports(reports, _tau_trait_imported, example)
 
 
 def _tau_trait_imported(item: DomainImport) -> str:
+    if not item.splits:
+        return "nothing imported"
     splits = ", ".join(f"tau-trait:{s} ({n} tasks)" for s, n in item.splits.items())
     return f"{splits}; data: {len(item.data_files)} files"
 

@@ -148,6 +148,7 @@ COMMAND_MODULES = {
     "cache": "tautrait_core.cli.cache",
     "check": "tautrait_core.cli.check",
     "compare": "tautrait_core.cli.reports",
+    "domain": "tautrait_core.cli.domains",
     "diagnose": "tautrait_core.cli.reports",
     "export": "tautrait_core.cli.results",
     "import": "tautrait_core.cli.results",
@@ -165,6 +166,7 @@ COMMAND_MODULES = {
     "sweep": "tautrait_core.cli.sweep",
     "tasks": "tautrait_core.cli.results",
     "traits": "tautrait_core.cli.traits",
+    "view": "tautrait_core.cli.view",
 }
 """Each core command and the module whose ``@cli.command`` adds it to the root group."""
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 import click
 
 from tautrait_core.cli.root import cli, library_call
 from tautrait_core.render.console import console
+
+if TYPE_CHECKING:
+    from tautrait_core.scripted.scripts import StrategyScript
 
 
 @cli.command(
@@ -38,7 +42,10 @@ def serve_scripted(domain: str | None, task_set: str | None, port: int, reply: s
     required outputs; as the user it sends the task instruction, then ends the
     conversation; as a diagnosis judge it gives a fixed verdict. Episodes therefore pass.
     On a τ²-bench domain (e.g. tau2-telecom) the user answers the agent's greeting, makes
-    the customer's gold tool calls when the agent asks for them, and then stops.
+    the customer's gold tool calls when the agent asks for them, and then stops. Where
+    tasks share an instruction, the user first checks its own side with tools that change
+    nothing and names its task in its first message; tasks it still cannot tell apart
+    are counted when the server starts.
     Point tautrait at it with any model name under openai/ and the printed --*-api-base:
 
     \b
@@ -66,6 +73,12 @@ def serve_scripted(domain: str | None, task_set: str | None, port: int, reply: s
     plays = f"playing {domain} tasks" if domain else f"answering {reply!r} to every request"
     out = console()
     out.print(f"Scripted model server on {server.base_url} ({plays}). Stop with Ctrl-C.")
+    alike = responder.probe.alike if responder and responder.probe else 0
+    if alike:
+        out.print(
+            f"{alike} tasks look alike to the scripted customer; it plays one of each kind.",
+            style="yellow",
+        )
     out.print(
         f"Use it with any model name under openai/, e.g. --agent-model openai/scripted "
         f"--agent-api-base {server.base_url}",
@@ -79,13 +92,17 @@ def serve_scripted(domain: str | None, task_set: str | None, port: int, reply: s
         server.stop()
 
 
-def _episode_script(domain_name: str, task_set: str | None) -> object:
+def _episode_script(domain_name: str, task_set: str | None) -> StrategyScript:
     """The responder that plays every built-in strategy on the tasks of a domain's task set."""
-    from tautrait_core.domain.task_sets import resolve_task_set
+    from tautrait_core.domain.task_sets import resolve_task_set, template_for
     from tautrait_core.plugins import lookup
+    from tautrait_core.scripted.probes import CustomerProbe
     from tautrait_core.scripted.scripts import StrategyScript
 
     domain = lookup("domain", domain_name)
     resolved = resolve_task_set(domain, task_set)
     tau2 = resolved.protocol == "tau2" or domain.dual_control
-    return StrategyScript(resolved.tasks, domain.terminating_tools, tau2=tau2)
+    probe = None
+    if domain.dual_control:  # tasks sharing an instruction are told apart on the phone
+        probe = CustomerProbe(domain, template_for(domain, resolved), resolved.tasks)
+    return StrategyScript(resolved.tasks, domain.terminating_tools, tau2=tau2, probe=probe)

@@ -98,6 +98,14 @@ class Domain:
             have, with ``{name}`` for its name (τ²-bench variants: ``"Tool '{name}' not
             found."``); ``None``: tautrait's text, which lists the available tools.
 
+    Discoverable tools (τ³): tools the model is not shown but may call by name.
+
+    Args:
+        hidden_tools: Agent tools run when called by name but left out of the schemas sent
+            to the model (τ³'s discoverable tools; see
+            :mod:`tautrait_core.domain.discoverable`).
+        hidden_user_tools: The same on the customer's side.
+
     Knowledge (τ³): documents the agent may search.
 
     Args:
@@ -128,9 +136,14 @@ class Domain:
     solo_policy: str | None = None
     unknown_tool_message: str | None = None
     documents: DocumentCollection | None = None
+    hidden_tools: Sequence[Tool] = ()
+    hidden_user_tools: Sequence[Tool] = ()
 
     def __post_init__(self) -> None:
-        for role, tools in (("tools", self.tools), ("user tools", self.user_tools)):
+        for role, tools in (
+            ("tools", [*self.tools, *self.hidden_tools]),
+            ("user tools", [*self.user_tools, *self.hidden_user_tools]),
+        ):
             names = [t.name for t in tools]
             duplicates = sorted({n for n in names if names.count(n) > 1})
             if duplicates:
@@ -138,7 +151,7 @@ class Domain:
                     f"domain {self.name!r} defines {role} twice: {', '.join(duplicates)}"
                 )
         if not self.write_tools:
-            self.write_tools = tuple(t.name for t in self.tools if t.writes)
+            self.write_tools = tuple(t.name for t in [*self.tools, *self.hidden_tools] if t.writes)
 
     @property
     def dual_control(self) -> bool:
@@ -147,7 +160,7 @@ class Domain:
 
     @cached_property
     def user_tools_by_name(self) -> dict[str, Tool]:
-        return {t.name: t for t in self.user_tools}
+        return {t.name: t for t in [*self.hidden_user_tools, *self.user_tools]}
 
     @cached_property
     def user_tool_schemas(self) -> list[dict[str, Any]]:
@@ -162,7 +175,7 @@ class Domain:
 
     @cached_property
     def tools_by_name(self) -> dict[str, Tool]:
-        return {t.name: t for t in self.tools}
+        return {t.name: t for t in [*self.hidden_tools, *self.tools]}
 
     @cached_property
     def tool_schemas(self) -> list[dict[str, Any]]:
@@ -176,7 +189,7 @@ class Domain:
             if self.unknown_tool_message is not None:
                 return ERROR_PREFIX + self.unknown_tool_message.format(name=name)
             return f"{ERROR_PREFIX}unknown tool {name!r}. Available tools: " + ", ".join(
-                self.tools_by_name
+                tool.name for tool in self.tools
             )
         observation = found.invoke(db, arguments)
         if name in self.write_tools or not self.write_tools:

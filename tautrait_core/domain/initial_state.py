@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tautrait_core.domain.discoverable import remember_task
 from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.set_up_images import find_image, keep_image
 from tautrait_core.domain.state import EpisodeDB
@@ -33,13 +34,15 @@ class InitialStateError(ValueError):
 
 def apply_initial_state(domain: Domain, db: EpisodeDB, task: Task) -> list[Message]:
     """Apply ``task.initial_state`` to ``db`` and return its message history as tautrait
-    messages (``[]`` when it has none).
+    messages (``[]`` when it has none). ``db`` also records ``task`` as its episode's task
+    (:func:`~tautrait_core.domain.discoverable.episode_task`), with or without a state.
 
     Raises:
         InitialStateError: the domain cannot merge data, a function is unknown, or a history
             tool call's output differs from the stored one.
         Exception: whatever an initialization function raises (as τ²-bench does).
     """
+    remember_task(db, task)
     state = task.initial_state
     if state is None:
         return []

@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tautrait_core.domain.domain import Domain, TaskSet, UpstreamFormat
-from tautrait_core.domain.task_sets import TAU2_IMPORT_HINT, TAU2_SOURCE, tau2_data_file
+from tautrait_core.domain.imported_rows import imported_rows_loader
+from tautrait_core.domain.task_sets import (
+    TAU2_IMPORT_HINT,
+    TAU2_SOURCE,
+    tau2_data_dir,
+    tau2_data_file,
+)
 from tautrait_core.domain.tau2_tools import TAU2_UNKNOWN_TOOL
 from tautrait_core.errors import ConfigError
 from tautrait_core.files import read_json_file
@@ -125,7 +131,11 @@ def imported_tau2_domain(
             _imported_tau2_policy(tau2_domain, "policy_solo.md") if with_solo_policy else None
         ),
         tables=tables,
-        seed_data=lambda: rows_from(_imported_tau2_db(tau2_domain)),
+        seed_data=imported_rows_loader(
+            lambda: rows_from(_imported_tau2_db(tau2_domain)),
+            lambda: tau2_data_dir(tau2_domain) / "db.json",
+            "tautrait import tau2 PATH_TO_TAU2_BENCH_CHECKOUT",
+        ),
         tools=tools,
         terminating_tools=["transfer_to_human_agents"],
         default_task_set=f"{TAU2_SOURCE}:{tau2_domain}",

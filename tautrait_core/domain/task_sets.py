@@ -16,6 +16,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from tautrait_core.domain.domain import Domain, TaskSet
+from tautrait_core.domain.imported_rows import imported_rows_loader
 from tautrait_core.domain.state import StateTemplate, get_template
 from tautrait_core.errors import ConfigError, TaskSetError, UnknownNameError
 from tautrait_core.files import read_json_file
@@ -23,6 +24,8 @@ from tautrait_core.paths import imports_dir
 from tautrait_core.types.task import Task
 
 UPSTREAM_SOURCE = "tau-trait"
+REIMPORT = f"tautrait import {UPSTREAM_SOURCE} PATH_TO_CHECKOUT"
+"""The command that imports the upstream checkout again."""
 UPSTREAM_DEFAULT = f"{UPSTREAM_SOURCE}:test"
 """The task set upstream results and upstream command lines default to, once imported."""
 
@@ -97,7 +100,9 @@ def imported_task_sets(domain: Domain) -> dict[str, TaskSet]:
             name=name,
             load_tasks=_task_loader(path),
             description=f"upstream tau-trait {split} split (imported from {folder})",
-            load_rows=lambda: codec.to_rows(codec.read_data(data_folder)),
+            load_rows=imported_rows_loader(
+                lambda: codec.to_rows(codec.read_data(data_folder)), lambda: data_folder, REIMPORT
+            ),
             data_id=f"{UPSTREAM_SOURCE}@{data_folder}",
         )
     return task_sets

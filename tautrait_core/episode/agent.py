@@ -26,10 +26,13 @@ class Agent(Strategy, ABC):
         works_solo: Whether the agent can run in solo mode (``--solo``: no customer; it
             gets the task's ticket and the user tools, and ends the episode itself by
             answering ``###STOP###``).
+        default_user: The user simulator a run gets when ``--user`` is not given
+            (``None``: ``llm`` for agents that need a model, ``scripted`` for the others).
     """
 
     needs_model: ClassVar[bool] = True
     works_solo: ClassVar[bool] = False
+    default_user: ClassVar[str | None] = None
 
     def __init__(self, context: EpisodeContext) -> None:
         super().__init__(context)
@@ -40,3 +43,7 @@ class Agent(Strategy, ABC):
         """The agent's next message: text for the user, or one or more tool calls (with
         τ-bench's protocol only the first is executed, as its policies require one call at
         a time; with τ²'s all are, in order)."""
+
+    async def close(self) -> None:
+        """Release what the agent holds for its episode (called once, when the episode ends,
+        however it ends); the default holds nothing."""

@@ -142,6 +142,7 @@ async def run_episode(
             if reward_info.not_scoreable is not None:  # never a silent 0: re-run on resume
                 outcome, error = Outcome.ERROR, f"not scoreable: {reward_info.not_scoreable}"
     finally:
+        await agent.close()
         call_log.reset(log_token)
         db.close()
 

@@ -31,10 +31,13 @@ class UserSimulator(Strategy, ABC):
     """Base class of user simulator strategies (``--user NAME``).
 
     Attributes:
-        needs_model: Whether ``--user-model`` is used.
+        needs_model: Whether the user is model-driven (through its trait backend).
+        calls_user_model: Whether the strategy also calls ``--user-model`` itself, beside
+            its trait backend (a reviewer of each message).
     """
 
     needs_model: ClassVar[bool] = True
+    calls_user_model: ClassVar[bool] = False
 
     def __init__(self, context: EpisodeContext, traits: TraitBackend) -> None:
         super().__init__(context)

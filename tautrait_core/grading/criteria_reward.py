@@ -228,6 +228,7 @@ def _apply_initial_state(domain: Domain, db: EpisodeDB, task: Task, *, with_hist
     history, whose tool calls are part of the trajectory and replayed with it."""
     initial_state = task.initial_state
     if initial_state is None:
+        apply_initial_state(domain, db, task)  # records the task (discoverable tools)
         return
     if not with_history and initial_state.message_history:
         initial_state = initial_state.model_copy(update={"message_history": None})

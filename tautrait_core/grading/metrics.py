@@ -22,7 +22,7 @@ from math import comb
 
 from pydantic import BaseModel
 
-from tautrait_core.types.result import EpisodeResult, Outcome
+from tautrait_core.types.result import EpisodeResult, Outcome, Termination
 from tautrait_core.types.usage import Usage
 
 SUCCESS_TOLERANCE = 1e-6
@@ -60,6 +60,9 @@ class RunMetrics(BaseModel):
     user_usage: Usage
     cached_calls: int = 0
     """Model calls answered from the response cache (``--cache``), at no cost."""
+    agent_errors: int = 0
+    """Scored episodes the agent ended by failing (``agent_error``: it raised, or a remote
+    agent timed out or answered badly); each counts reward 0."""
 
 
 def task_counts(results: Iterable[EpisodeResult]) -> dict[int, tuple[int, int]]:
@@ -106,6 +109,7 @@ def summarize(results: list[EpisodeResult], max_k: int | None = None) -> RunMetr
         agent_usage=agent_usage,
         user_usage=user_usage,
         cached_calls=sum(call.cached for result in results for call in result.calls),
+        agent_errors=sum(r.termination is Termination.AGENT_ERROR for r in scored),
     )
 
 

@@ -24,6 +24,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
         "tautrait_core.gym needs gymnasium: pip install 'tautrait-core[gym]'"
     ) from exc
 
+from tautrait_core.errors import EpisodeError
 from tautrait_core.gym.actions import ActionError
 from tautrait_core.gym.envs import AgentEnv, EpisodeEnv, UserEnv
 
@@ -36,6 +37,7 @@ __all__ = [
     "ActionError",
     "AgentEnv",
     "EpisodeEnv",
+    "EpisodeError",
     "UserEnv",
     "register_envs",
 ]

@@ -21,7 +21,7 @@ from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.task_sets import template_for
 from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.loop import run_episode
-from tautrait_core.errors import ConfigError
+from tautrait_core.errors import ConfigError, EpisodeError
 from tautrait_core.gym.actions import (
     CHARSET,
     MAX_ACTION,
@@ -33,7 +33,7 @@ from tautrait_core.gym.actions import (
 from tautrait_core.gym.handoff import ExternalAgent, ExternalUser, Handoff
 from tautrait_core.run.prepared import PreparedRun, prepare
 from tautrait_core.types.messages import Message
-from tautrait_core.types.result import EpisodeResult, Termination
+from tautrait_core.types.result import EpisodeResult, Outcome, Termination
 
 Side = Literal["agent", "user"]
 PLACEHOLDER = "human"
@@ -101,6 +101,10 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
 
         The same seed (and task) gives the same episode: the task drawn and the episode's
         seed, which seeded user simulators and agents use, both come from it.
+
+        Raises:
+            EpisodeError: the episode failed before the policy's first turn (e.g. the
+                other side's model provider kept failing); ``self.result`` holds it.
         """
         super().reset(seed=seed)
         self._stop_episode()
@@ -124,7 +128,12 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
         )
         self._handoff = Handoff(self._loop)
         view = self._handoff.start(self._episode(self.context, self._handoff))
-        self.result = self._handoff.result
+        self.result = result = self._handoff.result
+        if result is not None and result.outcome is Outcome.ERROR:
+            raise EpisodeError(
+                f"the episode of task {task_id} failed before the policy's first turn: "
+                f"{result.error or result.termination.value}"
+            )
         return self._observation(view), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, str], float, bool, bool, dict[str, Any]]:

@@ -1,30 +1,32 @@
 """``tautrait import tau2 PATH``: bring a τ²-bench checkout's domains in.
 
 For each τ² domain the checkout has (``data/tau2/domains/<domain>/``: mock, airline, retail,
-telecom) the data, policy and task files are copied as they are under the data directory,
-and every task file is parsed (never executed) into tautrait tasks, stored as
-``task_sets/<name>.json``. They show up as task sets ``tau2:<name>`` of the domains
-``tau2-<domain>`` (``tau2:telecom``, ``tau2:telecom-small``, ``tau2:airline``, ...), which
-read their database and policy from the copied files.
+telecom) the data, policy and task files are copied as they are under the data directory
+(regular files only, see :mod:`~tautrait_core.compat.regular_files`; the databases must
+parse and task ids be unique, see :mod:`~tautrait_core.compat.import_checks`; a domain that
+fails is reported and the others imported), and every task file is parsed (never executed)
+into tautrait tasks, stored as ``task_sets/<name>.json``. They show up as task sets
+``tau2:<name>`` of the domains ``tau2-<domain>`` (``tau2:telecom``, ``tau2:telecom-small``,
+``tau2:airline``, ...), which read their database and policy from the copied files.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tautrait_core.compat.import_checks import check_data_file, check_task_ids
 from tautrait_core.compat.import_folders import (
     DomainImportReport,
     find_domains_folder,
     replace_folder,
     staging_folder,
 )
+from tautrait_core.compat.regular_files import copy_folder
 from tautrait_core.compat.tau2.tasks import read_tau2_tasks
 from tautrait_core.domain.task_sets import TAU2_SOURCE, tau2_task_set_name
 from tautrait_core.errors import TaskSetError, UpstreamImportError
-from tautrait_core.files import read_json_file
 from tautrait_core.paths import imports_dir
 
 TAU2_DOMAINS = ("mock", "airline", "retail", "telecom")
@@ -41,6 +43,9 @@ AIRLINE_DB_FIX = (
     "material: python tools/make_airline_db.py CHECKOUT/data/tau2/domains/airline/db.json), "
     "then import again"
 )
+
+DATA_FIX = "restore it from a fresh clone of τ²-bench and import again"
+"""What to do about a database file of the checkout that cannot be read."""
 
 
 @dataclass
@@ -75,11 +80,16 @@ def import_tau2(checkout: Path) -> list[Tau2Import]:
     for domain in TAU2_DOMAINS:
         source = domains_dir / domain
         if source.is_dir():
-            reports.append(_import_domain(source, domain, target / domain))
+            try:
+                reports.append(_import_domain(source, domain, target / domain))
+            except UpstreamImportError as exc:  # reported alone; the next domain goes on
+                reports.append(Tau2Import(domain, target / domain, problems=[str(exc)]))
     if not any(report.task_sets for report in reports):
+        problems = [p for report in reports for p in report.problems]
         raise UpstreamImportError(
-            f"{domains_dir}: nothing imported: "
-            + "; ".join(p for report in reports for p in report.problems)
+            problems[0]
+            if len(problems) == 1
+            else f"{domains_dir}: nothing imported: " + "; ".join(problems)
         )
     return reports
 
@@ -92,15 +102,16 @@ def _import_domain(source: Path, domain: str, destination: Path) -> Tau2Import:
             AIRLINE_DB_FIX if domain == "airline" else f"{data_file} is missing; {domain} skipped"
         )
         return report
-    if domain != "telecom":
-        _check_json(data_file, domain)
     with staging_folder(destination) as staging:
-        shutil.copytree(source, staging, dirs_exist_ok=True, symlinks=True)
+        copy_folder(source, staging)
+        for path in sorted({data_file, *source.glob("*.toml")}):
+            check_data_file(path, f"the {domain} database", DATA_FIX)
         (staging / "task_sets").mkdir()
         for path in sorted(source.glob("tasks*.json")):
             name = tau2_task_set_name(domain, path.stem)
             try:
                 tasks = read_tau2_tasks(path)
+                check_task_ids(tasks, path)
             except TaskSetError as exc:
                 report.problems.append(str(exc))
                 continue
@@ -110,14 +121,3 @@ def _import_domain(source: Path, domain: str, destination: Path) -> Tau2Import:
         if report.task_sets:
             replace_folder(staging, destination)
     return report
-
-
-def _check_json(path: Path, domain: str) -> None:
-    """Fail unless ``path``, the checkout's ``domain`` database, is readable JSON; the
-    error names the checkout's file, never the copy being built."""
-    read_json_file(
-        path,
-        UpstreamImportError,
-        f"the {domain} database",
-        "restore it from a fresh clone of τ²-bench and import again",
-    )

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tautrait_core.compat.file_items import parse_items
+from tautrait_core.compat.import_checks import check_task_ids
 from tautrait_core.compat.tau2.actions import action_to_tau2
 from tautrait_core.compat.tau2.messages import message_to_tau2
 from tautrait_core.compat.tau2.reward_info import reward_info_from_tau2, tau2_reward_info
@@ -167,6 +168,7 @@ def read_tau2_results(path: Path, tasks: Sequence[Task] | None = None) -> Tau2Re
         file_tasks = [task_from_tau2(item) for item in data.get("tasks") or []]
     except (ValueError, KeyError, TypeError) as exc:
         raise TaskSetError(f"{path}: a task of the file is invalid ({exc})") from exc
+    check_task_ids(file_tasks, path)  # positions are found by id
     index = {
         tau2_task_id(task, position): position for position, task in enumerate(tasks or file_tasks)
     }

@@ -9,7 +9,6 @@ upstream codec, and stored under the data directory, where they show up as task 
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from tautrait_core.compat.import_folders import (
     replace_folder,
     staging_folder,
 )
+from tautrait_core.compat.regular_files import check_regular, copy_file
 from tautrait_core.compat.task_files import read_task_file
 from tautrait_core.domain.domain import Domain, UpstreamFormat
 from tautrait_core.domain.task_sets import UPSTREAM_SOURCE
@@ -62,11 +62,14 @@ def import_domain(source: Path, domain: Domain, destination: Path) -> DomainImpo
     with staging_folder(destination) as staging:
         data_source = source / "data"
         (staging / "data").mkdir()
-        for path in sorted(data_source.glob("*.json")):
+        data_files = sorted(data_source.glob("*.json"))
+        check_regular(data_files, data_source)
+        check_regular(sorted(source.glob("tasks_*.py")), source)
+        for path in data_files:
             if not path.is_file():
                 report.problems.append(f"{path}: skipped, not a regular file")
                 continue
-            shutil.copyfile(path, staging / "data" / path.name)
+            copy_file(path, staging / "data" / path.name)
             report.data_files.append(path.name)
         rows = _load_rows(codec, data_source, domain.name)
         if not rows:
@@ -140,7 +143,15 @@ def import_tau_trait(checkout: Path, domains: list[Domain]) -> list[DomainImport
         source = envs / domain.name
         if domain.upstream is None or not (source / "data").is_dir():
             continue
-        reports.append(import_domain(source, domain, target / domain.name))
+        try:
+            reports.append(import_domain(source, domain, target / domain.name))
+        except UpstreamImportError as exc:  # reported alone; the next domain goes on
+            reports.append(DomainImport(domain.name, target / domain.name, problems=[str(exc)]))
+    if len(reports) == 1 and not reports[0].splits:
+        raise UpstreamImportError(reports[0].problems[0])
+    if reports and not any(report.splits for report in reports):
+        problems = "; ".join(p for report in reports for p in report.problems)
+        raise UpstreamImportError(f"{envs}: nothing imported: {problems}")
     if not reports:
         available = ", ".join(sorted(_subdirs(envs)))
         installed = ", ".join(sorted(d.name for d in domains)) or "none"

@@ -86,17 +86,45 @@ def cost_line(metrics: RunMetrics, imported: bool = False) -> str:
     return f"Cost: {total} (agent {agent}, user {user}; {counted})"
 
 
+def run_sides(run: dict[str, Any]) -> tuple[str, str, str]:
+    """How a run's agent, user and traits read in headers and tables: ``oracle (model)``,
+    ``llm (model)`` or ``none (solo)``, and the trait mix with its backend when that is not
+    the default ``prompt``. ``run`` holds a run row's columns plus ``solo`` and
+    ``trait_backend`` from its configuration (see :func:`run_columns`)."""
+    agent = run["agent"] + (f" ({run['agent_model']})" if run.get("agent_model") else "")
+    user = run["user_strategy"]
+    if run.get("solo"):
+        user = "none (solo)"
+    elif run.get("user_model") and user != "scripted":  # older runs stored an unused model
+        user += f" ({run['user_model']})"
+    traits = run["traits"].replace(",", ", ")
+    backend = run.get("trait_backend")
+    if backend and backend != "prompt":
+        traits += f" ({backend} backend)"
+    return agent, user, traits
+
+
+def run_columns(run: RunRecord) -> dict[str, Any]:
+    """A run row's columns with the settings :func:`run_sides` reads from its config."""
+    columns = run.model_dump(exclude={"config", "plugins", "task_ids"})
+    config = run.config or {}
+    return {
+        **columns,
+        "solo": config.get("solo", False),
+        "trait_backend": config.get("trait_backend"),
+    }
+
+
 def print_metrics(
     run: RunRecord, metrics: RunMetrics, results_db: Path | str | None = None
 ) -> None:
     """The summary block of ``tautrait run``; its hints name ``results_db`` when that is
     not the default database (see :func:`follow_up`)."""
     out = console()
-    models = f"agent {run.agent}" + (f" ({run.agent_model})" if run.agent_model else "")
-    user = f"user {run.user_strategy}" + (
-        f" ({run.user_model})" if run.user_model and run.user_strategy != "scripted" else ""
+    agent, user, traits = run_sides(run_columns(run))
+    out.print(
+        f"Run {run.id}  {run.domain}/{run.task_set}  agent {agent}  user {user}  traits {traits}"
     )
-    out.print(f"Run {run.id}  {run.domain}/{run.task_set}  {models}  {user}  traits {run.traits}")
     out.print(
         f"Episodes: {metrics.episodes} ({metrics.scored} scored, {metrics.errors} errors)"
         f"  tasks: {metrics.tasks}  trials: {run.num_trials}"
@@ -116,7 +144,17 @@ def print_metrics(
         )
         hint = command_hint(lead, f"tautrait run --resume {run.id}", results_db)
         out.print(hint, style="yellow", markup=False)
+    if metrics.agent_errors:
+        out.print(agent_errors_line(metrics), style="yellow", markup=False)
     out.print(cost_line(metrics), markup=False)
+
+
+def agent_errors_line(metrics: RunMetrics) -> str:
+    """How many scored episodes the agent ended by failing (``agent_error``)."""
+    return (
+        f"{metrics.agent_errors} episodes ended in an agent error (agent_error): the agent's "
+        "failure, scored 0 above"
+    )
 
 
 def runs_table(rows: list[dict[str, Any]]) -> Table:
@@ -137,11 +175,7 @@ def runs_table(rows: list[dict[str, Any]]) -> Table:
         leading=1,
     )
     for row in rows:
-        agent = row["agent"] + (f" ({row['agent_model']})" if row.get("agent_model") else "")
-        user = row["user_strategy"]
-        if row.get("user_model") and user != "scripted":
-            user += f" ({row['user_model']})"
-        traits = row["traits"].replace(",", ", ")
+        agent, user, traits = run_sides(row)
         name = f"\nname {row['name']}" if row.get("name") else ""
         settings = (
             f"{row['domain']}/{row['task_set']}\nagent {agent}\nuser {user}\ntraits {traits}{name}"

@@ -22,6 +22,7 @@ from tautrait_core.analysis.trait_drop import TraitDropTable
 from tautrait_core.analysis.transcript import component_failures_line, reward_breakdown, transcript
 from tautrait_core.money import format_cost
 from tautrait_core.render.charts import FONT_SIZE, CurveSeries, pass_hat_k_chart, trait_drop_chart
+from tautrait_core.render.console import run_columns, run_sides
 from tautrait_core.render.terminal import (
     change_with_interval,
     correlation_lines,
@@ -206,13 +207,14 @@ def _run_row(summary: RunSummary) -> RunRow:
     if first and first.value is not None and first.low is not None and first.high is not None:
         pass_1 = f"{first.value:.3f} [{first.low:.3f}, {first.high:.3f}]"
     average = "n/a" if metrics.average_reward is None else f"{metrics.average_reward:.3f}"
+    agent, user, traits = run_sides(run_columns(record))
     return RunRow(
         id=record.id,
         name=record.name or None,
         domain=f"{record.domain} / {record.task_set}",
-        agent=record.agent + (f" ({record.agent_model})" if record.agent_model else ""),
-        user=record.user_strategy + (f" ({record.user_model})" if record.user_model else ""),
-        traits=record.traits,
+        agent=agent,
+        user=user,
+        traits=traits,
         numbers=[
             str(metrics.episodes),
             str(metrics.errors),

@@ -19,7 +19,13 @@ from tautrait_core.analysis.transcript import (
 )
 from tautrait_core.interchange.result_import import IMPORTED_STATUS
 from tautrait_core.money import format_cost
-from tautrait_core.render.console import command_hint, cost_line
+from tautrait_core.render.console import (
+    agent_errors_line,
+    command_hint,
+    cost_line,
+    run_columns,
+    run_sides,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -48,16 +54,11 @@ RUN_ID_WIDTH = len("20261122-153012-7f3a")
 
 def run_heading(record: RunRecord) -> str:
     """``Run ID  domain/task set  agent ...  user ...  traits ...``."""
-    agent = f"agent {record.agent}" + (f" ({record.agent_model})" if record.agent_model else "")
-    user = f"user {record.user_strategy}" + (
-        f" ({record.user_model})"
-        if record.user_model and record.user_strategy != "scripted"
-        else ""
-    )
+    agent, user, traits = run_sides(run_columns(record))
     name = f"  name {record.name}" if record.name else ""
     return (
-        f"Run {record.id}  {record.domain}/{record.task_set}  {agent}  {user}  "
-        f"traits {record.traits}{name}"
+        f"Run {record.id}  {record.domain}/{record.task_set}  agent {agent}  user {user}  "
+        f"traits {traits}{name}"
     )
 
 
@@ -147,6 +148,8 @@ def summary_view(
             resume = f"tautrait run --resume {record.id}"
             text = command_hint(f"{text} and are re-run by", resume, results_db)
         lines.append(Text(text, style="yellow"))
+    if metrics.agent_errors:
+        lines.append(Text(agent_errors_line(metrics), style="yellow"))
     return lines
 
 

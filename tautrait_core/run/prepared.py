@@ -78,7 +78,8 @@ def prepare(config: RunConfig) -> PreparedRun:
     agent_class = manager.get("agent", agent.strategy)
     if user.strategy is None:
         plays_user = agent_class.needs_model and not config.solo
-        config = config.with_settings(user="llm" if plays_user else "scripted")
+        default = getattr(agent_class, "default_user", None)
+        config = config.with_settings(user=default or ("llm" if plays_user else "scripted"))
         user = config.user
     user_class = manager.get("user", user.strategy)
     backend_class = manager.get("trait_backend", user.trait_backend)
@@ -87,7 +88,8 @@ def prepare(config: RunConfig) -> PreparedRun:
             f"agent {agent.strategy!r} calls a model: pass --agent-model (e.g. gpt-4o), "
             "or use --agent oracle for an offline dry run"
         )
-    if user_class.needs_model and not user.model and not config.solo:
+    uses_user_model = calls_user_model(config, user_class, backend_class)
+    if uses_user_model and not user.model:
         raise ConfigError(
             f"user simulator {user.strategy!r} calls a model: pass --user-model, "
             "or use --user scripted for an offline dry run"
@@ -111,12 +113,13 @@ def prepare(config: RunConfig) -> PreparedRun:
             check(config)
     if agent_class.needs_model:
         require_keys(agent.model, agent.provider, agent.api_base, "agent")
-    if (
-        user_class.needs_model
-        and not config.solo
-        and getattr(backend_class, "uses_user_model", True)
-    ):
+    if uses_user_model:
         require_keys(user.model, user.provider, user.api_base, "user")
+    # a run records only the models it calls (the user model has a default)
+    if not agent_class.needs_model and agent.model is not None:
+        config = config.with_settings(agent_model=None)
+    if not uses_user_model and user.model is not None:
+        config = config.with_settings(user_model=None)
     if config.judge.model is not None:
         require_keys(config.judge.model, None, config.judge.api_base, "judge")
     check_executor(config)
@@ -164,6 +167,19 @@ def prepare(config: RunConfig) -> PreparedRun:
     )
     prepared.episode_domain(task_ids[0])  # a clash of tool names fails here, not in an episode
     return prepared
+
+
+def calls_user_model(config: RunConfig, user_class: type, backend_class: type) -> bool:
+    """Whether a run calls ``--user-model``: a model-driven user with a customer to play,
+    through a backend that calls it (``prompt``, not ``steer``) or a reviewer of its own."""
+    return (
+        getattr(user_class, "needs_model", True)
+        and not config.solo
+        and (
+            getattr(backend_class, "uses_user_model", True)
+            or getattr(user_class, "calls_user_model", False)
+        )
+    )
 
 
 def check_solo(config: RunConfig, domain: Domain, agent_class: type) -> None:

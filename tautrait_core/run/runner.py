@@ -30,7 +30,7 @@ from tautrait_core.paths import default_results_db
 from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.run.control import RunProgress, SpendTracker, StopControl
 from tautrait_core.run.executors import EpisodeExecutor, executor_for
-from tautrait_core.run.plugin_options import checked_plugin_options
+from tautrait_core.run.plugin_options import checked_plugin_options, declared_run_options
 from tautrait_core.run.prepared import PreparedRun, prepare
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord
@@ -66,6 +66,11 @@ def schedule(prepared: PreparedRun) -> list[tuple[int, int]]:
     return pairs
 
 
+UNUSED_WHEN_NONE = ("agent_model", "user_model")
+"""Settings a run stores as ``None`` when it calls no such model: given on resume, they
+change nothing."""
+
+
 def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
     """The configuration that continues ``record``: the stored one, with the
     :data:`~tautrait_core.config.RESUME_SETTINGS` that ``given`` sets explicitly.
@@ -77,16 +82,23 @@ def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
     stored = record.run_config()
     explicit = given.given() - {"resume"}
     given_values, stored_values = given.model_dump(), stored.model_dump()
+    unused = {name for name in UNUSED_WHEN_NONE if stored_values[name] is None}
     changed = [
         f"--{name.replace('_', '-')} {given_values[name]} (the run has {stored_values[name]})"
-        for name in sorted(explicit - RESUME_SETTINGS)
+        for name in sorted(explicit - RESUME_SETTINGS - unused)
         if given_values[name] != stored_values[name]
     ]
+    declared = declared_run_options()
+    movable = {
+        name: value
+        for name, value in given.plugin_options.items()
+        if name in declared and declared[name].resumable
+    }
     changed += [
         f"--{name.replace('_', '-')} {value} (the run has "
         f"{stored.plugin_options.get(name, 'the default')})"
         for name, value in sorted(given.plugin_options.items())
-        if stored.plugin_options.get(name) != value
+        if stored.plugin_options.get(name) != value and name not in movable
     ]
     if changed:
         raise ConfigError(
@@ -94,7 +106,7 @@ def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
             f"{'; '.join(changed)}. Leave those options out to resume it, or start a new run "
             "without --resume. (Servers, concurrency, limits and timeouts may change on resume.)"
         )
-    update = {name: given_values[name] for name in explicit & RESUME_SETTINGS}
+    update = {name: given_values[name] for name in explicit & RESUME_SETTINGS} | movable
     update.update(resume=record.id, results_db=given.storage.results_db)
     return stored.with_settings(**update)
 

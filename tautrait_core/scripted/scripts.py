@@ -15,7 +15,8 @@ agent's greeting with the instruction, makes the next run of its gold actions
 (``requestor="user"``) each time the agent writes to it, says it is done once their
 results are in, and stops when none remain. The agent makes its gold actions one tool call
 at a time, asks the customer for theirs when their turn comes, then states the task's
-``communicate_info``.
+``communicate_info``. Where tasks share an instruction, a :class:`CustomerProbe` tells them
+apart: the customer first looks at their own side, then names its task in its opening.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from tautrait_core.grading.gold import (
     user_action_runs,
 )
 from tautrait_core.grading.reward import gold_plan
+from tautrait_core.scripted.probes import PROBE_TEXT, CustomerProbe, group_key
 from tautrait_core.scripted.server import Failure, Reply, reply_text, reply_tool_call
 from tautrait_core.trait_mix import TRAITS
 from tautrait_core.types.messages import STOP_TOKEN, TAU2_GREETING
@@ -59,20 +61,33 @@ class GoldScript:
         terminating_tools: Tools the agent must not call (as the gold replay skips them;
             ignored with ``tau2``, where a transfer is replayed like any other call).
         tau2: Play τ²-bench's protocol (see the module docstring).
+        probe: With ``tau2``, tells apart tasks that share an instruction.
     """
 
     def __init__(
-        self, tasks: Sequence[Task], terminating_tools: Sequence[str] = (), tau2: bool = False
+        self,
+        tasks: Sequence[Task],
+        terminating_tools: Sequence[str] = (),
+        tau2: bool = False,
+        probe: CustomerProbe | None = None,
     ) -> None:
         self.tasks = list(tasks)
         self.tau2 = tau2
+        self.probe = probe
         self.terminating = set() if tau2 else set(terminating_tools)
-        self._by_opening = {self.opening(task): task for task in self.tasks}
+        self._by_opening = {self.spoken_opening(task): task for task in self.tasks}
 
     @staticmethod
     def opening(task: Task) -> str:
-        """The user's first message for ``task``."""
+        """The task's instruction, as the user's first message says it."""
         return " ".join(task.instruction.split())
+
+    def spoken_opening(self, task: Task) -> str:
+        """The user's first message for ``task``: its instruction, and its id when the probe
+        told it apart from tasks with the same instruction."""
+        if self.probe is not None and task.id in self.probe.told_apart:
+            return f"{self.opening(task)} (task {task.id})"
+        return self.opening(task)
 
     def __call__(self, request: dict[str, Any]) -> Reply | Failure:
         """The answer to ``request``; a 400 (which clients do not retry) that says what
@@ -102,9 +117,12 @@ class GoldScript:
         return bool(self._tasks_in_prompt(system))
 
     def _tasks_in_prompt(self, system: str) -> list[Task]:
-        """The tasks whose instruction the (customer's) system prompt holds."""
+        """The tasks whose instruction the (customer's) system prompt holds; of instructions
+        that hold one another (τ² puts a persona before some), the longest."""
         flat = " ".join(system.split())
-        return [task for task in self.tasks if self.opening(task) in flat]
+        found = [task for task in self.tasks if self.opening(task) in flat]
+        longest = max((len(self.opening(task)) for task in found), default=0)
+        return [task for task in found if len(self.opening(task)) == longest]
 
     def _task_for_agent(self, messages: list[dict[str, Any]]) -> Task:
         if self.tau2:
@@ -130,7 +148,7 @@ class GoldScript:
             raise UnknownConversation("no customer message is a task's opening")
         index, text = found
         prior = any(_text(m) != TAU2_GREETING for m in messages[1:index])
-        candidates = [task for task in self.tasks if self.opening(task) == text]
+        candidates = [task for task in self.tasks if self.spoken_opening(task) == text]
         return index, _with_history(candidates, prior)
 
     def agent_turn(self, messages: list[dict[str, Any]]) -> Reply:
@@ -153,7 +171,16 @@ class GoldScript:
         candidates = self._tasks_in_prompt(system) if self.tau2 else []
         if candidates:  # a conversation that does not open with the greeting had a prior one
             greeted = len(messages) > 1 and _text(messages[1]) == TAU2_GREETING
-            return self.tau2_user_turn(_with_history(candidates, not greeted), messages)
+            task = _with_history(candidates, not greeted)
+            if self.probe is None or not self.probe.calls(task):
+                return self.tau2_user_turn(task, messages)
+            results = _probe_results(messages)
+            if results is None:
+                calls = [(name, {}) for name in self.probe.calls(task)]
+                return Reply(content=PROBE_TEXT, tool_calls=calls)
+            group = [other for other in candidates if group_key(other) == group_key(task)]
+            shown = self.probe.matching(group, results)
+            return self.tau2_user_turn(shown[0] if shown else task, messages)
         replies = [m for m in messages if m.get("role") == "assistant"]
         if not replies:
             for task in self.tasks:
@@ -193,10 +220,10 @@ class GoldScript:
         """τ²: the instruction (answering the greeting), the next run of the customer's gold
         actions as tool calls each time the agent writes, ``Done.`` after their results,
         and the stop token once none remain. The customer's own turns are ``assistant``."""
-        own = [m for m in messages if m.get("role") == "assistant"]
+        own = [m for m in messages if m.get("role") == "assistant" and _text(m) != PROBE_TEXT]
         opening = self.opening(task)
         if not any(opening in " ".join(_text(m).split()) for m in own):
-            return reply_text(opening)
+            return reply_text(self.spoken_opening(task))
         if messages[-1].get("role") == "tool":
             return reply_text(DONE_MESSAGE)
         runs = user_action_runs(gold_actions(task))
@@ -230,6 +257,19 @@ def _with_history(candidates: list[Task], prior: bool) -> Task:
     return candidates[0]
 
 
+def _probe_results(messages: list[dict[str, Any]]) -> dict[str, str] | None:
+    """What the customer's probing calls showed (tool -> output); ``None`` before them."""
+    for index, message in enumerate(messages):
+        if message.get("role") == "assistant" and _text(message) == PROBE_TEXT:
+            results = {}
+            for result in messages[index + 1 :]:
+                if result.get("role") != "tool":
+                    break
+                results[str(result.get("name"))] = _text(result)
+            return results
+    return None
+
+
 def _is_user_step_request(message: dict[str, Any]) -> bool:
     """Whether an agent message asks the customer to act (see :func:`tau2_steps`)."""
     prefix = USER_STEP_REQUEST.split("{", 1)[0]
@@ -261,6 +301,7 @@ class StrategyScript(GoldScript):
         terminating_tools: Tools the agent must not call.
         verdicts: Review answers to give first, in order (e.g. a rejection).
         tau2: Play τ²-bench's protocol (see :class:`GoldScript`).
+        probe: With ``tau2``, tells apart tasks that share an instruction.
     """
 
     ACCEPT = "Verdict: accept\nReason: the message fits the situation."
@@ -286,8 +327,9 @@ class StrategyScript(GoldScript):
         terminating_tools: Sequence[str] = (),
         verdicts: Sequence[str] = (),
         tau2: bool = False,
+        probe: CustomerProbe | None = None,
     ) -> None:
-        super().__init__(tasks, terminating_tools, tau2)
+        super().__init__(tasks, terminating_tools, tau2, probe)
         self.verdicts = deque(verdicts)
 
     def respond(self, request: dict[str, Any]) -> Reply:

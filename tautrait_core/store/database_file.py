@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from tautrait_core.errors import StorageError
+from tautrait_core.store.sqlite_failures import disk_failure, file_failure
 
 BUSY_TIMEOUT_S = 30.0
 """How long an operation waits for a database that another connection has locked (read at
@@ -63,6 +64,9 @@ def check_results_database(path: Path | str, *, must_exist: bool = False) -> Non
     except sqlite3.DatabaseError as exc:
         if is_locked(exc):
             raise locked_error(path, time.monotonic() - started) from exc
+        failure = disk_failure(path, exc)
+        if failure is not None:
+            raise failure from exc
         code = getattr(exc, "sqlite_errorcode", None)
         reason = "not SQLite" if code == sqlite3.SQLITE_NOTADB else str(exc)
         raise StorageError(
@@ -123,7 +127,7 @@ def switch_to_wal(connection: sqlite3.Connection, path: Path | str) -> None:
 
     Raises:
         StorageError: the database stayed locked for :data:`BUSY_TIMEOUT_S`
-            (:func:`locked_error`).
+            (:func:`locked_error`), the disk is full or the file is damaged.
     """
     started = time.monotonic()
     while True:
@@ -133,6 +137,9 @@ def switch_to_wal(connection: sqlite3.Connection, path: Path | str) -> None:
         except sqlite3.OperationalError as exc:
             waited = time.monotonic() - started
             if not is_locked(exc):
+                failure = file_failure(path, exc)
+                if failure is not None:
+                    raise failure from exc
                 raise
             if waited >= BUSY_TIMEOUT_S:
                 raise locked_error(path, waited) from exc

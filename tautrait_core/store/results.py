@@ -29,6 +29,7 @@ from tautrait_core.store.database_file import (
 from tautrait_core.store.leases import STALE_STATUS, RunLease, is_live
 from tautrait_core.store.migrations import apply_migrations
 from tautrait_core.store.rows import episode_record, now, run_record
+from tautrait_core.store.sqlite_failures import report_file_failure
 from tautrait_core.store.tables import (
     DiagnosisRecord,
     EpisodeRecord,
@@ -51,7 +52,8 @@ class ResultStore:
     tautrait results database, or a missing one with ``must_exist``, is a
     :class:`~tautrait_core.errors.StorageError`, and so is any operation on a database that
     another program keeps locked for longer than
-    :data:`~tautrait_core.store.database_file.BUSY_TIMEOUT_S`.
+    :data:`~tautrait_core.store.database_file.BUSY_TIMEOUT_S`, on a full disk, or damaged
+    inside its pages (:mod:`~tautrait_core.store.sqlite_failures`).
     """
 
     def __init__(self, path: Path | str, *, must_exist: bool = False) -> None:
@@ -64,6 +66,7 @@ class ResultStore:
         event.listen(self.engine, "connect", partial(_configure_connection, self.path))
         event.listen(self.engine, "before_cursor_execute", _note_statement_start)
         event.listen(self.engine, "handle_error", _report_locked)
+        event.listen(self.engine, "handle_error", report_file_failure)
         with Session(self.engine) as session:
             apply_migrations(session)
 

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
         cli as cli,
         main as main,
     )
+    from tautrait_core.grading.criteria_reward import (
+        grade_criteria as grade_criteria,
+    )
     from tautrait_core.plugins import (
         reset_plugin_manager as reset_plugin_manager,
     )
@@ -52,6 +55,9 @@ if TYPE_CHECKING:
     from tautrait_core.testing.reference import (
         missing_reference_material as missing_reference_material,
         reference_material_dir as reference_material_dir,
+    )
+    from tautrait_core.testing.tau2_golden import (
+        golden_trajectory as golden_trajectory,
     )
     from tautrait_core.testing.tau2_reference import (
         apply_initial_state_for_test as apply_initial_state_for_test,

@@ -2,21 +2,28 @@
 
 ``POST`` (any path) takes a request of :mod:`tautrait_steer_user.protocol` and answers
 ``{"response": ..., "usage": {...}}``; an invalid body is answered 422 with a ``detail``, a
-missing or wrong ``API-Key`` (when the server has one) 401, a failed generation 500.
-``GET /health`` describes what is served. A single worker thread generates, so one GPU
-serves many runners: with a row engine (the fast path) requests join the running batch at
-the next step and leave it when they stop (continuous batching); with a generator of whole
-batches (the eager path) requests that arrive together form one batch, and later ones wait
-for it to finish (static batching).
+missing or wrong ``API-Key`` (when the server has one) 401, a body over 4 MiB 413, a failed
+generation 500. ``GET /health`` describes what is served. A single worker thread
+generates, so one GPU serves many runners: with a row engine (the fast path) requests join
+the running batch at the next step and leave it when they stop (continuous batching); with
+a generator of whole batches (the eager path) requests that arrive together form one batch,
+and later ones wait for it to finish (static batching).
+
+HTTP is served by aiohttp on one event loop: connections are kept alive and no thread is
+started per connection, so the interpreter's time goes to the worker that generates.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
-from collections.abc import Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import socket
+import threading
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
+
+from aiohttp import web
 
 from tautrait_steer_user.batching import Batcher
 from tautrait_steer_user.continuous import ContinuousBatcher, RowEngine
@@ -25,11 +32,10 @@ from tautrait_steer_user.generation import SteerReply
 from tautrait_steer_user.protocol import API_KEY_HEADER, SteerRequest, parse_request
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
+LISTEN_BACKLOG = 1024
+"""Connections the kernel queues before they are accepted: many runners connect at once."""
 
-
-class _HTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 1024  # the listen backlog: many runners connect at once
+Answer = tuple[int, dict[str, Any]]
 
 
 class TurnGenerator(Protocol):
@@ -44,6 +50,8 @@ class TurnGenerator(Protocol):
 
 class SteerServer:
     """An HTTP server in front of a :class:`TurnGenerator`.
+
+    The address is bound when the server is made, so :attr:`url` is known before it serves.
 
     Args:
         generator: Generates turns; batched continuously when it is a
@@ -71,37 +79,66 @@ class SteerServer:
             else Batcher(generator.generate, max_batch, wait_s)
         )
         self._api_key = api_key
-        self._httpd = _HTTPServer((host, port), self._handler())
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self._socket = socket.create_server((host, port), family=family, backlog=LISTEN_BACKLOG)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
         """The endpoint to give clients (``http://HOST:PORT/``)."""
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/"
+        host, port = self._socket.getsockname()[:2]
+        return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
     def serve_forever(self) -> None:
         """Serve until interrupted (the CLI), then stop the worker."""
         self.batcher.start()
         try:
-            self._httpd.serve_forever()
+            asyncio.run(self._serve())
         finally:
-            self._httpd.server_close()
+            self._socket.close()
             self.batcher.stop()
 
     def __enter__(self) -> SteerServer:
-        import threading
-
         self.batcher.start()
-        threading.Thread(target=self._httpd.serve_forever, name="steer-serve", daemon=True).start()
+        serving = threading.Event()
+        self._thread = threading.Thread(
+            target=asyncio.run, args=(self._serve(serving),), name="steer-serve", daemon=True
+        )
+        self._thread.start()
+        serving.wait()
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        if self._thread is not None:
+            self._thread.join()
+        self._socket.close()
         self.batcher.stop()
 
-    def answer(self, headers: Any, raw: bytes) -> tuple[int, dict[str, Any]]:
-        """The status and JSON body for one ``POST`` (the handler only does the I/O)."""
+    async def _serve(self, serving: threading.Event | None = None) -> None:
+        """Serve on the bound socket until :meth:`__exit__` (or an interrupt) stops it."""
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        app = web.Application(client_max_size=MAX_BODY_BYTES)
+        app.router.add_get("/{path:.*}", self._get)
+        app.router.add_post("/{path:.*}", self._post)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await runner.setup()
+        try:
+            await web.SockSite(runner, self._socket).start()
+            if serving is not None:
+                serving.set()
+            await self._stop.wait()
+        finally:
+            if serving is not None:
+                serving.set()  # a server that failed to start does not hold up __enter__
+            await runner.cleanup()
+
+    def check(self, headers: Mapping[str, str], raw: bytes) -> SteerRequest | Answer:
+        """The request a ``POST`` asks for, or the status and body refusing it."""
         if self._api_key is not None and not hmac.compare_digest(
             (headers.get(API_KEY_HEADER) or "").encode(), self._api_key.encode()
         ):
@@ -113,8 +150,12 @@ class SteerServer:
             return 422, {"detail": f"the body is not valid JSON: {exc}"}
         except InvalidSteerRequest as exc:
             return 422, {"detail": str(exc)}
+        return request
+
+    async def answer(self, request: SteerRequest) -> Answer:
+        """The status and body answering a checked request, once the worker generated it."""
         try:
-            reply = self.batcher.submit(request).result()
+            reply = await asyncio.wrap_future(self.batcher.submit(request))
         except InvalidSteerRequest as exc:  # e.g. longer than the engine's context
             return 422, {"detail": str(exc)}
         except Exception as exc:
@@ -122,41 +163,29 @@ class SteerServer:
         usage = {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens}
         return 200, {"response": reply.text, "usage": usage}
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        server = self
+    async def _post(self, http: web.Request) -> web.Response:
+        if (http.content_length or 0) > MAX_BODY_BYTES:
+            # the unread body must not be parsed as the next request
+            return _json(413, {"detail": f"the body exceeds {MAX_BODY_BYTES} bytes"}, close=True)
+        try:
+            raw = await http.read()
+        except web.HTTPRequestEntityTooLarge:  # a chunked body that grew past the bound
+            return _json(413, {"detail": f"the body exceeds {MAX_BODY_BYTES} bytes"}, close=True)
+        checked = self.check(http.headers, raw)
+        return _json(*(checked if isinstance(checked, tuple) else await self.answer(checked)))
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            disable_nagle_algorithm = True
+    async def _get(self, http: web.Request) -> web.Response:
+        if http.path.rstrip("/") == "/health":
+            body = {"status": "ok", **self.generator.describe()}
+            body["batches"] = self.batcher.batches
+            return _json(200, body)
+        return _json(404, {"detail": "POST a steer request; GET /health for status"})
 
-            def log_message(self, format: str, *args: Any) -> None:
-                return
 
-            def do_GET(self) -> None:
-                if self.path.rstrip("/") == "/health":
-                    body = {"status": "ok", **server.generator.describe()}
-                    body["batches"] = server.batcher.batches
-                    self._send(200, body)
-                else:
-                    self._send(404, {"detail": "POST a steer request; GET /health for status"})
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                if length > MAX_BODY_BYTES:
-                    self.close_connection = True  # the unread body must not be parsed
-                    self._send(413, {"detail": f"the body exceeds {MAX_BODY_BYTES} bytes"})
-                    return
-                self._send(*server.answer(self.headers, self.rfile.read(length)))
-
-            def _send(self, status: int, body: dict[str, Any]) -> None:
-                data = json.dumps(body).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up
-
-        return Handler
+def _json(status: int, body: dict[str, Any], close: bool = False) -> web.Response:
+    response = web.Response(
+        status=status, body=json.dumps(body).encode(), content_type="application/json"
+    )
+    if close:
+        response.force_close()
+    return response

@@ -229,3 +229,21 @@ def test_steer_commands_are_added_to_the_cli(capsys: pytest.CaptureFixture[str])
     assert exited.value.code == 0
     output = capsys.readouterr().out
     assert all(name in output for name in ("build", "serve", "probe"))
+
+
+def test_a_steered_run_records_no_user_model_and_shows_its_backend(parcel_domain: str) -> None:
+    with FakeSteerService(customer) as service:
+        arguments = [
+            "run", "--domain", parcel_domain, "--agent", "oracle", "--user", "llm",
+            "--trait-backend", "steer", "--endpoint", service.url,
+            "--traits", "impatience=high", "--json",
+        ]  # fmt: skip
+        result = CliRunner().invoke(cli, arguments)
+        assert result.exit_code == 0, result.output
+    run_id = json.loads(result.output)["run_id"]
+    report = json.loads(CliRunner().invoke(cli, ["report", run_id, "--json"]).output)
+    assert report["run"]["user_model"] is None
+    shown = CliRunner().invoke(cli, ["report", run_id], env={"COLUMNS": "200"}).output
+    assert "user llm  traits impatience=high (steer backend)" in shown
+    listed = CliRunner().invoke(cli, ["runs", "list"]).output
+    assert "traits impatience=high (steer" in listed and "gpt-4o" not in listed

@@ -11,7 +11,15 @@ import pytest
 from tautrait_telecom.tau2.database import side_hashes
 from tautrait_telecom.tau2.domain import build_domain
 
-from tautrait_core import Domain, EnvFunctionCall, EpisodeDB, Task, resolve_task_set, template_for
+from tautrait_core import (
+    ConfigError,
+    Domain,
+    EnvFunctionCall,
+    EpisodeDB,
+    Task,
+    resolve_task_set,
+    template_for,
+)
 from tautrait_core.testing import (
     apply_initial_state_for_test,
     call_function,
@@ -127,3 +135,19 @@ def test_tau2s_small_telecom_set_passes_an_offline_oracle_run(
     graded τ²'s way, every task earns 1.0 (as in τ²'s golden records)."""
     tau2_imported("telecom")
     assert oracle_average_reward("tau2-telecom", "tau2:telecom-small") == 1.0
+
+
+def test_a_damaged_imported_database_is_one_error_naming_it(
+    tau2_imported: Callable[..., Path], tautrait_home: Path
+) -> None:
+    """A ``db.toml`` damaged after the import fails ``run`` and ``check`` with one line
+    naming it and how to import again, never a TOML traceback."""
+    tau2_imported("telecom")
+    db_file = tautrait_home / "imports" / "tau2" / "telecom" / "db.toml"
+    db_file.write_text(db_file.read_text() + "[oops\n")
+    domain, _ = registered_domain("tau2-telecom")
+    small = resolve_task_set(domain, "tau2:telecom-small")
+    with pytest.raises(ConfigError) as raised:
+        template_for(domain, small)
+    assert str(raised.value).startswith(f"{db_file}: not valid TOML (")
+    assert "tautrait import tau2" in str(raised.value)

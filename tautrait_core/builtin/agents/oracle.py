@@ -2,7 +2,8 @@
 
 An upper bound and an offline dry run: it calls no model. In a dual-control domain it asks
 the customer to perform the customer's gold actions when their turn comes (the ``scripted``
-user replays them); in solo mode it runs both sides' actions itself and then stops.
+user replays them); in solo mode it runs both sides' actions itself, states the required
+outputs (the τ² information to communicate) and then stops.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class OracleAgent(Agent):
         terminating = () if context.tau2 else context.domain.terminating_tools
         self._plan = gold_plan(actions, terminating, with_replies=True)
         self._position = 0
+        self._answered = False
 
     async def next_message(self, conversation: list[Message]) -> Message:
         while self._position < len(self._plan):
@@ -51,8 +53,9 @@ class OracleAgent(Agent):
                 id=f"oracle_{self._position}", name=action.name, arguments=json.dumps(action.kwargs)
             )
             return Message(role="assistant", content=None, tool_calls=[call])
-        if self.context.solo:
+        if self.context.solo and (self._answered or not required_outputs(self.context.task)):
             return Message(role="assistant", content=STOP_TOKEN)
+        self._answered = True
         return Message(role="assistant", content=self.final_answer())
 
     def _ask_customer(self, first: Action) -> str:

@@ -146,6 +146,7 @@ class VerifyingUser(LLMUser):
 
     name = "verify"
     description = "a model plays the customer; each message is checked and regenerated if wrong"
+    calls_user_model = True
 
     async def _next(self) -> UserTurn:
         candidate = await self._generate(self.messages)

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlmodel import SQLModel, select, text
 
-from tautrait_core import EpisodeDB
+from tautrait_core import ConfigError, EpisodeDB
 from tautrait_core.tau2 import tau2_db_hash, tau2_deep_merge
 from tautrait_telecom.tau2.schema import AGENT_TABLES, USER_TABLES, Phone, record
 
@@ -41,13 +41,28 @@ def read_rows(folder: Path) -> list[SQLModel]:
 
     Raises:
         FileNotFoundError: a file is missing.
+        ConfigError: a file is not valid TOML (naming it and how to import it again).
         pydantic.ValidationError: a record does not fit τ²'s telecom schema.
     """
-    with (folder / AGENT_DB_FILE).open("rb") as agent_file:
-        agent = tomllib.load(agent_file)
-    with (folder / USER_DB_FILE).open("rb") as user_file:
-        user = tomllib.load(user_file)
+    agent = _read_toml(folder / AGENT_DB_FILE)
+    user = _read_toml(folder / USER_DB_FILE)
     return [*agent_rows(agent), *user_rows(user)]
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The tables of the TOML file ``path``.
+
+    Raises:
+        ConfigError: it is not valid TOML.
+    """
+    with path.open("rb") as stream:
+        try:
+            return tomllib.load(stream)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(
+                f"{path}: not valid TOML ({exc}); import τ²-bench again: "
+                "tautrait import tau2 PATH_TO_TAU2_BENCH_CHECKOUT"
+            ) from exc
 
 
 def agent_rows(data: dict[str, Any]) -> Iterable[SQLModel]:

@@ -1,0 +1,69 @@
+"""Helpers the discoverable tools share: τ³'s display of enum values, balances, account ages."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from tautrait_banking.records import (
+    matching,
+)
+from tautrait_banking.store import NOW, Bank
+
+ACTIVE = ("ACTIVE", "OPEN")
+
+
+def title(value: str) -> str:
+    """τ³'s display form of an enum value: ``fraud_suspected`` -> ``Fraud Suspected``."""
+    return str(value).replace("_", " ").title()
+
+
+def money(text: Any, default: str = "$0.00") -> float:
+    """A balance string (``"$1,234.50"``) as a number."""
+    return float(str(text if text is not None else default).replace("$", "").replace(",", ""))
+
+
+def age_days(date_text: Any) -> int:
+    """Days from an ``MM/DD/YYYY`` date to τ³'s now (0 when unparseable)."""
+    try:
+        return (NOW - dt.datetime.strptime(str(date_text), "%m/%d/%Y")).days
+    except ValueError:
+        return 0
+
+
+def card_account(bank: Bank, account_id: str) -> tuple[str, dict[str, Any]] | None:
+    """``(key, record)`` of the credit card account ``account_id`` (``None``: none)."""
+    found = matching(bank, "credit_card_accounts", {"account_id": account_id})
+    return found[0] if found else None
+
+
+def cards_of(bank: Bank, account_id: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(key, record)`` of every debit card of bank account ``account_id``, in order."""
+    return [
+        (key, card)
+        for key, card in bank.records("debit_cards")
+        if card.get("account_id") == account_id
+    ]
+
+
+SEQUENTIAL = {"0123456789"[i : i + 4] for i in range(7)} | {
+    "9876543210"[i : i + 4] for i in range(7)
+}
+
+
+def pin_problem(pin: Any) -> str | None:
+    """Why τ³ refuses a PIN (``None``: it is acceptable)."""
+    text = str(pin)
+    if len(text) != 4 or not text.isdigit():
+        return "PIN must be exactly 4 digits."
+    if text in SEQUENTIAL:
+        return "PIN cannot be sequential (e.g., 1234). Please choose a more secure PIN."
+    if len(set(text)) == 1:
+        return "PIN cannot be all the same digit (e.g., 1111). Please choose a more secure PIN."
+    return None
+
+
+def four_digits(value: Any) -> bool:
+    """Whether ``value`` reads as exactly four digits."""
+    text = str(value)
+    return len(text) == 4 and text.isdigit()
