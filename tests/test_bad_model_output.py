@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tautrait_core import EpisodeDB, hookimpl, tool
+from tautrait_core import Agent, EpisodeDB, Message, hookimpl, tool
 from tautrait_core.config.run_config import RunConfig
 from tautrait_core.run.runner import execute
 from tautrait_core.scripted.server import Reply, ScriptedModelServer, reply_tool_call
@@ -189,3 +189,37 @@ def test_store_replaces_unencodable_text_it_is_given(tmp_path) -> None:
     (stored,) = store.episodes(run.id)
     assert stored.messages[0].content == "from a plugin agent \ufffd"
     assert stored.error == "agent: ValueError: \ufffd"
+
+
+class LoudAgent(Agent):
+    """An agent that crashes with a megabyte of words."""
+
+    name = "loud"
+    needs_model = False
+
+    async def next_message(self, conversation: list[Message]) -> Message:
+        raise RuntimeError("x" * 1_000_000)
+
+
+class LoudAgentPlugin:
+    @staticmethod
+    @hookimpl
+    def register_agents(register: Any) -> None:
+        register(LoudAgent)
+
+
+def test_an_episode_error_is_cut_before_it_is_stored(toy_plugin, tmp_path) -> None:
+    from tautrait_core.plugins import get_plugin_manager
+
+    get_plugin_manager().register(LoudAgentPlugin, name="loud_agent")
+    config = RunConfig(
+        domain="toylib",
+        agent="loud",
+        user="scripted",
+        task_ids=[0],
+        results_db=str(tmp_path / "r.db"),
+    )
+    (episode,) = execute(config).results
+    assert episode.outcome is Outcome.FAIL
+    assert episode.error is not None and episode.error.startswith("agent: RuntimeError: xxx")
+    assert len(episode.error) < 2_100

@@ -32,7 +32,8 @@ Failures are classified so that metrics stay honest:
   conversation goes on, and the episode is scored like any other (so it usually fails).
 
 Text the agent, the user simulator or a tool returns is stored and shown as it is, except
-for characters UTF-8 cannot encode (lone surrogates), which become U+FFFD.
+for characters UTF-8 cannot encode (lone surrogates), which become U+FFFD. An episode's
+error keeps at most :data:`~tautrait_core.llm.failures.MAX_ERROR_CHARS` characters.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ from tautrait_core.errors import ContextWindowError, ProviderError, StorageError
 from tautrait_core.grading.criteria_reward import grade_criteria
 from tautrait_core.grading.reward import compute_reward
 from tautrait_core.llm.client import call_log, encodable_text
+from tautrait_core.llm.failures import capped_text
 from tautrait_core.types.messages import STOP_TOKEN, Message
 from tautrait_core.types.result import FINISHED_TERMINATIONS, EpisodeResult, Outcome, Termination
 from tautrait_core.types.reward import RewardInfo
@@ -155,7 +157,7 @@ async def run_episode(
         termination=termination,
         reward_info=reward_info,
         messages=conversation.messages,
-        error=None if error is None else encodable_text(error),
+        error=None if error is None else encodable_text(capped_text(error)),
         agent_usage=agent.usage,
         user_usage=user.usage,
         calls=calls,
