@@ -199,7 +199,13 @@ async def _run_pending(
             current = asyncio.current_task()
             assert current is not None
             running[current] = (task_id, trial)
-            result = await executor.run_episode(task_id, trial)
+            try:
+                result = await executor.run_episode(task_id, trial)
+            except StorageError as exc:  # e.g. the disk under the response cache is full
+                raise StorageError(
+                    f"{exc}; fix that (e.g. free disk space), then continue with: "
+                    f"tautrait run --resume {record.id}"
+                ) from exc
             del running[current]
             try:
                 store.save_episode(record.id, result)
