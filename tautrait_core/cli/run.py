@@ -204,7 +204,13 @@ ray_address_option = click.option(
 @executor_option
 @ray_address_option
 @results_db_option
-@click.option("--resume", "resume", default=None, metavar="RUN_ID", help="Continue a stored run.")
+@click.option(
+    "--resume",
+    "resume",
+    default=None,
+    metavar="RUN_ID",
+    help="Continue a stored run (with a higher --num-trials: add trials to it).",
+)
 @click.option("--name", "run_name", default=None, help="A label stored with the run.")
 @click.option(
     "--result-fp", "export_path", default=None, help="Also write upstream result-list JSON here."
