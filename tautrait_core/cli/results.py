@@ -28,6 +28,7 @@ from tautrait_core.render.console import (
     echo_json,
     plugins_table,
     runs_table,
+    shortened,
 )
 
 if TYPE_CHECKING:
@@ -81,9 +82,11 @@ def tasks(domain: str, task_set: str | None, as_json: bool) -> None:
     if as_json:
         echo_json([task.model_dump() for task in task_list])
         return
+    out = console()
     for index, task in enumerate(task_list):
-        summary = " ".join(task.instruction.split())[:90]
-        console().print(f"{index:>4}  {task.user_id:<28} {len(task.actions):>2} actions  {summary}")
+        lead = f"{index:>4}  {task.user_id:<28} {len(task.actions):>2} actions  "
+        summary = shortened(" ".join(task.instruction.split()), max(20, out.width - len(lead)))
+        out.print(lead + summary, markup=False)
 
 
 @cli.group()

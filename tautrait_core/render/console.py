@@ -71,6 +71,24 @@ def command_hint(lead: str, command: str, results_db: Path | str | None, more: s
     return f"{textwrap.fill(lead + ':', 80)}\n  {pasted}{more}"
 
 
+def fit_fields(line: str, width: int = 80) -> str:
+    """``line``, whose fields are separated by two spaces (``Run ID  domain/set  agent
+    ...``), broken into lines of at most ``width`` columns between fields, never inside
+    one (a field longer than ``width`` keeps a line of its own)."""
+    lines: list[str] = []
+    for field in line.split("  "):
+        if lines and len(lines[-1]) + 2 + len(field) <= width:
+            lines[-1] += "  " + field
+        else:
+            lines.append(field)
+    return "\n".join(lines)
+
+
+def shortened(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns, its end replaced by an ellipsis when cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def cost_line(metrics: RunMetrics, imported: bool = False) -> str:
     """``Cost: $T (agent $A, user $U; N model calls, C answered from the cache)``."""
     total, agent, user = format_costs(
@@ -96,7 +114,12 @@ def print_metrics(
     user = f"user {run.user_strategy}" + (
         f" ({run.user_model})" if run.user_model and run.user_strategy != "scripted" else ""
     )
-    out.print(f"Run {run.id}  {run.domain}/{run.task_set}  {models}  {user}  traits {run.traits}")
+    out.print(
+        fit_fields(
+            f"Run {run.id}  {run.domain}/{run.task_set}  {models}  {user}  traits {run.traits}"
+        ),
+        markup=False,
+    )
     out.print(
         f"Episodes: {metrics.episodes} ({metrics.scored} scored, {metrics.errors} errors)"
         f"  tasks: {metrics.tasks}  trials: {run.num_trials}"
