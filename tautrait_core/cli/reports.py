@@ -20,7 +20,7 @@ from tautrait_core.cli.root import (
     run_ids_argument,
 )
 from tautrait_core.money import format_cost
-from tautrait_core.render.console import command_hint, console, echo_json
+from tautrait_core.render.console import command_hint, console, echo_json, prose
 
 if TYPE_CHECKING:
     from tautrait_core.analysis.summary import BootstrapSettings, RunSummary
@@ -323,8 +323,10 @@ def diagnose(
             style="yellow",
         )
     out.print(
-        f"Diagnosed {len(outcome.diagnosed)} failed episodes of run {record.id} with {model}"
-        f" ({outcome.skipped} already diagnosed); cost {format_cost(outcome.cost)}",
+        prose(
+            f"Diagnosed {len(outcome.diagnosed)} failed episodes of run {record.id} with "
+            f"{model} ({outcome.skipped} already diagnosed); cost {format_cost(outcome.cost)}"
+        ),
         markup=False,
     )
     for task_id, trial, why in outcome.unreadable + outcome.failed:

@@ -27,6 +27,7 @@ from tautrait_core.render.console import (
     console,
     echo_json,
     plugins_table,
+    prose,
     runs_table,
     shortened,
 )
@@ -374,8 +375,10 @@ def import_results(
         return
     out = console()
     out.print(
-        f"Imported {imported.episodes} episodes from {file} as run {record.id} "
-        f"({record.domain}/{record.task_set}, traits {record.traits})",
+        prose(
+            f"Imported {imported.episodes} episodes from {file} as run {record.id} "
+            f"({record.domain}/{record.task_set}, traits {record.traits})"
+        ),
         markup=False,
     )
     if imported.duplicates:

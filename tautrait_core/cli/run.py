@@ -209,7 +209,7 @@ ray_address_option = click.option(
     "resume",
     default=None,
     metavar="RUN_ID",
-    help="Continue a stored run (with a higher --num-trials: add trials to it).",
+    help="Continue a stored run (adding trials when --num-trials is higher).",
 )
 @click.option("--name", "run_name", default=None, help="A label stored with the run.")
 @click.option(

@@ -84,6 +84,12 @@ def fit_fields(line: str, width: int = 80) -> str:
     return "\n".join(lines)
 
 
+def prose(text: str, width: int = 80) -> str:
+    """``text`` wrapped at spaces to lines of at most ``width`` columns (a word longer than
+    that, a path or URL, is kept whole)."""
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
+
+
 def shortened(text: str, width: int) -> str:
     """``text`` cut to ``width`` columns, its end replaced by an ellipsis when cut."""
     return text if len(text) <= width else text[: width - 1] + "…"

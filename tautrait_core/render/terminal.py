@@ -210,12 +210,8 @@ def change_with_interval(value: float | None, low: float | None, high: float | N
 
 
 def trait_drop_view(table: TraitDropTable) -> list[RenderableType]:
-    """The trait-drop table, and notes on runs compared despite differing settings.
-
-    Fits 80 columns whatever the number of trait mixes: each group of runs is a section of
-    rows, its base first, then one row per trait mix (the mix shown whole), then the
-    average change.
-    """
+    """The trait-drop table, and notes on runs compared despite differing settings. Fits
+    80 columns: a group of runs is a section, its base first, then a row per trait mix."""
     import textwrap
 
     from rich.table import Column, Table
@@ -371,7 +367,8 @@ def trait_audit_view(
         *correlation_lines(audit),
         f"Judge cost: {format_cost(audit.cost)}",
     ]
-    return [grid, *(Text(note) for note in notes)]
+    # a correlation's values go on a line of their own, so that each line fits 80 columns
+    return [grid, *(Text(note.replace("): ", "):\n  ", 1)) for note in notes)]
 
 
 def trait_drift_view(audit: TraitAudit) -> list[RenderableType]:
