@@ -29,4 +29,3 @@ def test_a_clashing_name_is_warned_about(
     assert done.returncode == 0, done.stderr
     assert done.stderr == f"Warning: {warning}: pick another NAME\n"
     assert (tmp_path / f"tautrait-{name}" / "pyproject.toml").exists()
-
