@@ -3,6 +3,7 @@ import-results."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 from collections.abc import Callable, Sequence
@@ -26,8 +27,10 @@ from tautrait_core.render.console import (
     console,
     echo_json,
     plugins_table,
+    prose,
     run_columns,
     runs_table,
+    shortened,
 )
 
 if TYPE_CHECKING:
@@ -81,9 +84,11 @@ def tasks(domain: str, task_set: str | None, as_json: bool) -> None:
     if as_json:
         echo_json([task.model_dump() for task in task_list])
         return
+    out = console()
     for index, task in enumerate(task_list):
-        summary = " ".join(task.instruction.split())[:90]
-        console().print(f"{index:>4}  {task.user_id:<28} {len(task.actions):>2} actions  {summary}")
+        lead = f"{index:>4}  {task.user_id:<28} {len(task.actions):>2} actions  "
+        summary = shortened(" ".join(task.instruction.split()), max(20, out.width - len(lead)))
+        out.print(lead + summary, markup=False)
 
 
 @cli.group()
@@ -92,21 +97,40 @@ def runs() -> None:
 
 
 @runs.command("list")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the N newest runs.")
+@click.option("--domain", default=None, help="Only runs of this domain.")
+@click.option(
+    "--since",
+    type=click.DateTime(["%Y-%m-%d", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M"]),
+    default=None,
+    help="Only runs created on or after this UTC date (YYYY-MM-DD [HH:MM]).",
+)
 @results_db_option
 @json_option
-def runs_list(results_db: Path | None, as_json: bool) -> None:
+def runs_list(
+    limit: int | None,
+    domain: str | None,
+    since: dt.datetime | None,
+    results_db: Path | None,
+    as_json: bool,
+) -> None:
     """List stored runs, newest first (a run whose process is gone shows as stale)."""
+    from tautrait_core.store.housekeeping import RunFilter, find_runs
     from tautrait_core.store.leases import STALE_STATUS
 
     store = open_store(results_db)
     rows = []
-    for record in store.list_runs():
+    for record in find_runs(store, RunFilter(limit, domain, since)):
         counts = store.episode_counts(record.id)
         rows.append({**run_columns(record), **counts})
     if as_json:
         echo_json(rows)
         return
     out = console()
+    if not rows:
+        chosen = limit is not None or domain is not None or since is not None
+        out.print(f"No runs {'match' if chosen else 'yet'} in {store.path}", markup=False)
+        return
     out.print(runs_table(rows))
     for row in rows:
         if row["status"] == STALE_STATUS:
@@ -116,6 +140,30 @@ def runs_list(results_db: Path | None, as_json: bool) -> None:
             )
             resume = f"tautrait run --resume {row['id']}"
             out.print(command_hint(lead, resume, results_db), style="yellow", markup=False)
+
+
+@runs.command("delete")
+@run_ids_argument("RUN...")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@results_db_option
+def runs_delete(run_ids: tuple[str, ...], yes: bool, results_db: Path | None) -> None:
+    """Delete stored runs with their episodes, diagnoses and trait ratings.
+
+    RUN is a run id, a unique prefix of one, 'latest', a run's name or a sweep's name (its
+    runs; the sweep starts them anew when run again). A running run is refused.
+    """
+    from tautrait_core.store.housekeeping import delete_run
+    from tautrait_core.store.run_names import with_sweep_runs
+
+    store = open_store(results_db)
+    names = library_call(with_sweep_runs, store, run_ids)
+    records = {record.id: record for record in (library_call(store.get_run, n) for n in names)}
+    if not yes:
+        shown = ", ".join(records)
+        click.confirm(f"Delete {len(records)} run(s) ({shown})?", abort=True, err=True)
+    for run_id in records:
+        deleted = library_call(delete_run, store, run_id)
+        console().print(f"Deleted run {run_id} ({deleted.episodes} episodes)", markup=False)
 
 
 @cli.command()
@@ -198,13 +246,19 @@ def export(
             console(stderr=True).print(f"Wrote {output}", markup=False)
         return
     from tautrait_core.interchange import training_data
+    from tautrait_core.store.run_names import with_sweep_runs
 
-    episodes = library_call(training_data.stored_episodes, store, run_ids)
+    names = library_call(with_sweep_runs, store, run_ids)
+    episodes = library_call(training_data.stored_episodes, store, names)
     if export_format == "sft":
         chosen = training_data.select_episodes(episodes, outcome or "pass", min_reward)  # type: ignore[arg-type]
         records = training_data.sft_records(chosen)
     else:
         records = training_data.preference_records(episodes)
+        if not records:
+            reason = training_data.no_pairs_reason(episodes)
+            console(stderr=True).print(f"No pairs written: {reason}", markup=False)
+            return
     if output is None:
         lines = io.StringIO()
         training_data.write_jsonl(records, lines)
@@ -354,8 +408,10 @@ def import_results(
         return
     out = console()
     out.print(
-        f"Imported {imported.episodes} episodes from {file} as run {record.id} "
-        f"({record.domain}/{record.task_set}, traits {record.traits})",
+        prose(
+            f"Imported {imported.episodes} episodes from {file} as run {record.id} "
+            f"({record.domain}/{record.task_set}, traits {record.traits})"
+        ),
         markup=False,
     )
     if imported.duplicates:

@@ -212,7 +212,13 @@ ray_address_option = click.option(
 @executor_option
 @ray_address_option
 @results_db_option
-@click.option("--resume", "resume", default=None, metavar="RUN_ID", help="Continue a stored run.")
+@click.option(
+    "--resume",
+    "resume",
+    default=None,
+    metavar="RUN_ID",
+    help="Continue a stored run (adding trials when --num-trials is higher).",
+)
 @click.option("--name", "run_name", default=None, help="A label stored with the run.")
 @click.option(
     "--result-fp", "export_path", default=None, help="Also write upstream result-list JSON here."
