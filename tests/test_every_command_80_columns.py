@@ -33,6 +33,7 @@ TYPICAL: dict[str, list[list[str]]] = {
     "tautrait check": [["check", "--domain", "toylib"]],
     "tautrait compare": [["compare", "{base}", "{impatient}", "{mixed}"], ["compare", "grid"]],
     "tautrait diagnose": [["diagnose", "{base}", "--model", "openai/judge", "--api-base", "{url}"]],
+    "tautrait domain": [["domain", "toylib"], ["domain", "--help"]],
     "tautrait export": [
         ["export", "{base}", "-o", "{tmp}/base.json"],
         ["export", "{base}", "{impatient}", "--format", "preference"],
@@ -94,6 +95,7 @@ in from the prepared runs and files."""
 NOT_RUN = {
     "tautrait play": "waits for a person to type one side (its help is checked)",
     "tautrait serve-scripted": "serves until stopped (its help is checked)",
+    "tautrait view": "waits for keys at a terminal (tests/test_view.py reads it in tmux)",
 }
 """Commands whose output is not run here, with why."""
 

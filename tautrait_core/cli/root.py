@@ -160,7 +160,7 @@ COMMAND_MODULES = {
     "report": "tautrait_core.cli.reports",
     "rescore": "tautrait_core.cli.rescore",
     "run": "tautrait_core.cli.run",
-    "runs": "tautrait_core.cli.results",
+    "runs": "tautrait_core.cli.runs",
     "serve-scripted": "tautrait_core.cli.serve",
     "show": "tautrait_core.cli.reports",
     "sweep": "tautrait_core.cli.sweep",
