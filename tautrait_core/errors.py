@@ -6,6 +6,7 @@ Each error's message says what was wrong and how to fix it; the CLI turns them i
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,7 +25,10 @@ class UnknownNameError(TautraitError):
     def __init__(self, kind: str, name: str, known: list[str], hint: str = "") -> None:
         choices = ", ".join(sorted(known)) if known else "none installed"
         message = f"unknown {kind} {name!r} (available: {choices})"
-        if hint:
+        close = difflib.get_close_matches(name, known, n=1)
+        if close:  # a typo of an installed name: installing something would not help
+            message += f"; did you mean {close[0]!r}?"
+        elif hint:
             message += f". {hint}"
         super().__init__(message)
         self.kind = kind

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tautrait_core import EpisodeDB, hookimpl, tool
+from tautrait_core import Agent, EpisodeDB, Message, hookimpl, tool
 from tautrait_core.config.run_config import RunConfig
 from tautrait_core.run.runner import execute
 from tautrait_core.scripted.server import Reply, ScriptedModelServer, reply_tool_call
@@ -141,6 +141,34 @@ def test_deeply_nested_tool_arguments_fail_the_episode_and_keep_the_transcript(
     assert report.run.status == "finished"
 
 
+@pytest.mark.parametrize("transport", ["direct", "litellm"])
+def test_tool_arguments_nested_past_any_parser_are_the_agents_error(
+    annotating_library, tmp_path, monkeypatch, transport
+) -> None:
+    monkeypatch.setenv("TAUTRAIT_LLM_TRANSPORT", transport)
+    depth = 25_000
+    deep = '{"book_id": "B1", "note": ' + '{"a": ' * depth + "1" + "}" * depth + "}"
+    agent_turns = iter(
+        [
+            reply_tool_call("annotate_book", deep),
+            reply_tool_call("transfer_to_librarian", {"summary": "done"}),
+        ]
+    )
+
+    def responder(request: dict[str, Any]) -> Reply | str:
+        return next(agent_turns) if request.get("tools") else "Borrow Dune please"
+
+    with ScriptedModelServer(responder) as server:
+        report = execute(
+            model_config(server, domain="toylib-notes", results_db=str(tmp_path / "r.db"))
+        )
+    (episode,) = report.results
+    assert episode.outcome is Outcome.FAIL and episode.error is None
+    observations = [m.content for m in episode.messages if m.role == "tool"]
+    assert observations[0].startswith("Error: the arguments for annotate_book ")
+    assert observations[1] == "Transferred"
+
+
 def test_store_replaces_unencodable_text_it_is_given(tmp_path) -> None:
     from tautrait_core.store.results import ResultStore
     from tautrait_core.types.messages import Message
@@ -161,3 +189,37 @@ def test_store_replaces_unencodable_text_it_is_given(tmp_path) -> None:
     (stored,) = store.episodes(run.id)
     assert stored.messages[0].content == "from a plugin agent \ufffd"
     assert stored.error == "agent: ValueError: \ufffd"
+
+
+class LoudAgent(Agent):
+    """An agent that crashes with a megabyte of words."""
+
+    name = "loud"
+    needs_model = False
+
+    async def next_message(self, conversation: list[Message]) -> Message:
+        raise RuntimeError("x" * 1_000_000)
+
+
+class LoudAgentPlugin:
+    @staticmethod
+    @hookimpl
+    def register_agents(register: Any) -> None:
+        register(LoudAgent)
+
+
+def test_an_episode_error_is_cut_before_it_is_stored(toy_plugin, tmp_path) -> None:
+    from tautrait_core.plugins import get_plugin_manager
+
+    get_plugin_manager().register(LoudAgentPlugin, name="loud_agent")
+    config = RunConfig(
+        domain="toylib",
+        agent="loud",
+        user="scripted",
+        task_ids=[0],
+        results_db=str(tmp_path / "r.db"),
+    )
+    (episode,) = execute(config).results
+    assert episode.outcome is Outcome.FAIL
+    assert episode.error is not None and episode.error.startswith("agent: RuntimeError: xxx")
+    assert len(episode.error) < 2_100

@@ -175,7 +175,7 @@ def test_full_disk_is_a_clear_error_and_corrupts_nothing(
     with pytest.raises(StorageError) as error:
         execute(config)
     message = str(error.value)
-    assert "database or disk is full" in message and "tautrait run --resume" in message
+    assert "the disk is full" in message and "tautrait run --resume" in message
     with sqlite3.connect(database) as connection:
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     saved = stored_pairs(database)

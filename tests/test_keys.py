@@ -53,7 +53,7 @@ def test_stored_key_satisfies_the_check_and_is_private(
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     listing = runner.invoke(cli, ["keys", "list", "--json"])
     assert json.loads(listing.output) == [
-        {"name": "OPENAI_API_KEY", "overridden_by_environment": False}
+        {"name": "OPENAI_API_KEY", "overridden_by_environment": False, "servers": []}
     ]
     prepare(RunConfig(domain="toylib", agent="tool-calling", agent_model="gpt-4o", user="scripted"))
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # prepare exported it for this process
@@ -164,3 +164,20 @@ def test_a_damaged_keys_file_does_not_stop_an_offline_run(toy_plugin, isolated_h
     (isolated_home / "keys.json").write_text('{"OPENAI_API_KEY": "sk-trunc')
     result = CliRunner().invoke(cli, ["run", "--domain", "toylib", "--agent", "oracle"])
     assert result.exit_code == 0, result.output
+
+
+def test_a_damaged_keys_file_does_not_stop_a_run_on_a_local_server(
+    toy_plugin, no_keys, isolated_home
+) -> None:
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    (isolated_home / "keys.json").write_text('{"OPENAI_API_KEY": "sk-trunc')
+    with ScriptedModelServer(GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])) as server:
+        run = [
+            *["run", "--domain", "toylib", "--task-ids", "0"],
+            *["--agent", "tool-calling", "--agent-model", "openai/scripted"],
+            *["--agent-api-base", server.base_url, "--user", "llm"],
+            *["--user-model", "openai/scripted", "--user-api-base", server.base_url],
+        ]
+        result = CliRunner().invoke(cli, run)
+    assert result.exit_code == 0, result.output
+    assert "pass^1: 1.000" in result.output

@@ -267,20 +267,21 @@ def test_error_texts_name_the_model_the_kind_and_the_servers_words(server, sleep
 
 
 @pytest.mark.parametrize("key", [None, "sk-wrong-key-123456"], ids=["no-key", "wrong-key"])
-def test_a_refused_key_names_the_variable_and_is_not_retried(
+def test_a_refused_key_says_how_to_bind_one_and_is_not_retried(
     server, sleeps, monkeypatch, key
 ) -> None:
-    if key is None:
-        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    else:
-        monkeypatch.setenv("OPENAI_API_KEY", key)
+    from tautrait_core.llm.keys import set_key
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-provider-key-0123456789")  # never sent here
+    if key is not None:
+        set_key("LOCAL_SERVER_KEY", key, server.base_url)
     server.inject(Failure(status=401))
     with pytest.raises(ProviderError) as raised:
         call(spec(server))
     text = str(raised.value)
     assert text.startswith("openai/scripted: AuthenticationError: injected failure 401 (")
-    assert "export OPENAI_API_KEY=..." in text and "tautrait keys set OPENAI_API_KEY" in text
-    assert ("no key was set" in text) == (key is None)
+    assert f"tautrait keys set NAME --api-base {server.base_url}" in text
+    assert ("no key is bound to this server" in text) == (key is None)
     assert key is None or key not in text
     assert len(server.requests) == 1 and sleeps == []
 

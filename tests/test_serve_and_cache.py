@@ -154,13 +154,24 @@ def test_cache_info_and_clear(toy_plugin, isolated_home: Path) -> None:
         assert len(server.requests) == 2 * calls  # the models were asked again
 
 
-def test_cache_commands_refuse_a_file_that_is_not_a_cache(isolated_home: Path) -> None:
+def test_cache_clear_deletes_a_file_that_is_not_a_cache(isolated_home: Path) -> None:
     path = isolated_home / "response-cache.db"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"junk" * 100)
-    result = CliRunner().invoke(cli, ["cache", "clear", "--yes"])
-    assert result.exit_code != 0 and "is not a tautrait response cache" in result.output
+    runner = CliRunner()
+    info = runner.invoke(cli, ["cache", "info"])
+    assert info.exit_code == 1 and info.output == (
+        f"Error: {path} is not a tautrait response cache (file is not a database); "
+        "delete it with: tautrait cache clear\n"
+    )
+    declined = runner.invoke(cli, ["cache", "clear"], input="n\n")
+    assert declined.exit_code != 0 and f"{path} is damaged" in declined.output
     assert path.read_bytes() == b"junk" * 100
+    cleared = runner.invoke(cli, ["cache", "clear", "--yes"])
+    assert cleared.exit_code == 0
+    assert cleared.output == f"Deleted the damaged response cache {path}.\n"
+    assert not path.exists()
+    assert json.loads(runner.invoke(cli, ["cache", "info", "--json"]).output)["entries"] == 0
 
 
 def test_a_run_with_a_damaged_cache_stops_before_any_episode(
@@ -177,7 +188,8 @@ def test_a_run_with_a_damaged_cache_stops_before_any_episode(
         assert server.requests == []
     assert result.exit_code == 1
     assert result.output == (
-        f"Error: {path} is not a tautrait response cache (file is not a database); move it away\n"
+        f"Error: {path} is not a tautrait response cache (file is not a database); "
+        "delete it with: tautrait cache clear\n"
     )
     assert path.read_bytes() == b"junk" * 100
     assert json.loads(runner.invoke(cli, ["runs", "list", "--json"]).output) == []

@@ -18,9 +18,10 @@ ROLES = {"system", "user", "assistant", "tool"}
 
 
 def invoke(*arguments: str) -> str:
+    """What the command wrote on standard output (its notes go to standard error)."""
     result = CliRunner().invoke(cli, list(arguments), catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    return result.output
+    return result.stdout
 
 
 def run_id(*arguments: str) -> str:

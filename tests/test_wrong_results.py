@@ -294,8 +294,10 @@ def test_sweep_validation_reports_every_problem(toy_plugin: object, tmp_path: Pa
     )
     result = invoke("sweep", str(path))
     assert result.exit_code != 0
-    assert "4 problem(s)" in result.output, result.output
-    for problem in ("unknown top-level key(s) extra", "agnet", "seed must be", "num_trials"):
+    # the point is prepared without its bad num_trials: without agnet, its agent needs a model
+    assert "5 problem(s)" in result.output, result.output
+    problems = ("unknown top-level key(s) extra", "agnet", "seed must be", "num_trials", "--agent")
+    for problem in problems:
         assert problem in result.output
 
 

@@ -8,16 +8,12 @@ trait mix. :func:`group_runs` pairs every run that has traits with the no-trait 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from tautrait_core.errors import ConfigError, TautraitError
+from tautrait_core.errors import TautraitError
 from tautrait_core.store.tables import RunRecord
 from tautrait_core.trait_mix import TRAITS, TraitMix
-
-if TYPE_CHECKING:
-    from tautrait_core.store.results import ResultStore
 
 SELECTION_SETTINGS = ("task_set", "task_ids", "start", "end")
 """Settings replaced by what the run actually selected (its task set and task ids)."""
@@ -138,21 +134,3 @@ def group_runs(records: list[RunRecord], allow_mismatch: bool = False) -> list[R
                     "pass only one of them"
                 )
     return list(groups.values())
-
-
-def with_sweep_runs(store: ResultStore, run_ids: Sequence[str]) -> list[str]:
-    """``run_ids`` with each sweep name replaced by the runs of its points, in point order.
-
-    Raises:
-        ConfigError: a named sweep has no runs yet.
-    """
-    expanded: list[str] = []
-    for run_id in run_ids:
-        if store.get_sweep(run_id) is None:
-            expanded.append(run_id)
-            continue
-        runs = store.sweep_runs(run_id)
-        if not runs:
-            raise ConfigError(f"sweep {run_id!r} has no runs yet: tautrait sweep FILE runs it")
-        expanded.extend(runs[index] for index in sorted(runs))
-    return expanded

@@ -36,12 +36,23 @@ def cache_info(as_json: bool) -> None:
 @cache.command("clear")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 def cache_clear(yes: bool) -> None:
-    """Delete every stored answer, so that later --cache runs call the models again."""
-    from tautrait_core.llm.cache import cache_entries, clear_cache
+    """Delete every stored answer, so that later --cache runs call the models again.
+
+    A damaged cache file (one that is not a response cache) is deleted whole.
+    """
+    from tautrait_core.errors import StorageError
+    from tautrait_core.llm.cache import cache_entries, clear_cache, remove_cache_file
     from tautrait_core.paths import response_cache_path
 
     path = response_cache_path()
-    entries = library_call(cache_entries, path)
+    try:
+        entries = cache_entries(path)
+    except StorageError as damaged:
+        if not yes:
+            click.confirm(f"{path} is damaged ({damaged.__cause__}). Delete it?", abort=True)
+        library_call(remove_cache_file, path)
+        console().print(f"Deleted the damaged response cache {path}.", markup=False)
+        return
     if not entries:
         console().print(f"The response cache is empty ({path}).", markup=False)
         return

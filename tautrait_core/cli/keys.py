@@ -16,14 +16,26 @@ def keys() -> None:
 @keys.command("set", short_help="Store the key for environment variable NAME.")
 @click.argument("name")
 @click.option("--value", default=None, help="The key (prompted, hidden, when omitted).")
-def keys_set(name: str, value: str | None) -> None:
-    """Store the key for environment variable NAME, e.g. OPENAI_API_KEY."""
+@click.option(
+    "--api-base",
+    default=None,
+    metavar="URL",
+    help="Send this key to the server at URL (a model's --*-api-base).",
+)
+def keys_set(name: str, value: str | None, api_base: str | None) -> None:
+    """Store the key for environment variable NAME, e.g. OPENAI_API_KEY.
+
+    A provider's key goes only to that provider. A server of your own is sent only
+    the key bound to it with --api-base URL; the variable NAME, when set, wins over
+    the stored value.
+    """
     from tautrait_core.llm.keys import keys_path, set_key
 
     if value is None:
         value = click.prompt(f"{name}", hide_input=True)
-    library_call(set_key, name, value)
-    click.echo(f"Stored {name} in {keys_path()}")
+    library_call(set_key, name, value, api_base)
+    where = f" for {api_base}" if api_base else ""
+    click.echo(f"Stored {name}{where} in {keys_path()}")
 
 
 @keys.command("list")
@@ -32,10 +44,13 @@ def keys_list(as_json: bool) -> None:
     """Names of stored keys (values are never shown)."""
     import os
 
-    from tautrait_core.llm.keys import load_keys
+    from tautrait_core.llm.keys import load_keys, servers_of
 
     names = sorted(load_keys())
-    rows = [{"name": n, "overridden_by_environment": n in os.environ} for n in names]
+    rows = [
+        {"name": n, "overridden_by_environment": n in os.environ, "servers": servers_of(n)}
+        for n in names
+    ]
     if as_json:
         echo_json(rows)
         return
@@ -45,7 +60,8 @@ def keys_list(as_json: bool) -> None:
             if row["overridden_by_environment"]
             else ""
         )
-        click.echo(f"{row['name']}{note}")
+        servers = f"  (for {', '.join(row['servers'])})" if row["servers"] else ""
+        click.echo(f"{row['name']}{servers}{note}")
 
 
 @keys.command("remove")

@@ -20,7 +20,7 @@ from tautrait_core.cli.root import (
     run_ids_argument,
 )
 from tautrait_core.money import format_cost
-from tautrait_core.render.console import command_hint, console, echo_json
+from tautrait_core.render.console import command_hint, console, echo_json, prose
 
 if TYPE_CHECKING:
     from tautrait_core.analysis.summary import BootstrapSettings, RunSummary
@@ -73,8 +73,8 @@ def allow_mismatch_option(help: str) -> Callable[[Callable[..., Any]], Callable[
 def _summaries(
     results_db: Path | None, run_ids: tuple[str, ...], bootstrap: BootstrapSettings
 ) -> list[RunSummary]:
-    from tautrait_core.analysis.grouping import with_sweep_runs
     from tautrait_core.analysis.summary import summarize_run
+    from tautrait_core.store.run_names import with_sweep_runs
 
     store = open_store(results_db)
     run_ids = tuple(library_call(with_sweep_runs, store, run_ids))
@@ -128,9 +128,10 @@ def report(
 ) -> None:
     """Metrics of runs: average reward, pass^k with confidence intervals, errors, cost.
 
-    RUN is a run id, a unique prefix of one, or 'latest'. Intervals are percentile
-    bootstrap intervals over tasks (tasks resampled with replacement, their trials kept
-    together). --json prints one object for one run, a list for several.
+    RUN is a run id, a unique prefix of one, 'latest', a run's name, or a sweep's name
+    (its runs). Intervals are percentile bootstrap intervals over tasks (tasks resampled
+    with replacement, their trials kept together). --json prints one object for one run, a
+    list for several.
     """
     from tautrait_core.render.terminal import summary_view, with_component_failures
 
@@ -349,8 +350,10 @@ def diagnose(
             style="yellow",
         )
     out.print(
-        f"Diagnosed {len(outcome.diagnosed)} failed episodes of run {record.id} with {model}"
-        f" ({outcome.skipped} already diagnosed); cost {format_cost(outcome.cost)}",
+        prose(
+            f"Diagnosed {len(outcome.diagnosed)} failed episodes of run {record.id} with "
+            f"{model} ({outcome.skipped} already diagnosed); cost {format_cost(outcome.cost)}"
+        ),
         markup=False,
     )
     for task_id, trial, why in outcome.unreadable + outcome.failed:

@@ -1,4 +1,4 @@
-"""Commands over installed parts and stored results: plugins, tasks, runs, export, import,
+"""Commands over installed parts and stored results: plugins, tasks, export, import,
 import-results."""
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from tautrait_core.render.console import (
     console,
     echo_json,
     plugins_table,
-    run_columns,
-    runs_table,
+    prose,
+    shortened,
 )
 
 if TYPE_CHECKING:
@@ -81,41 +81,11 @@ def tasks(domain: str, task_set: str | None, as_json: bool) -> None:
     if as_json:
         echo_json([task.model_dump() for task in task_list])
         return
-    for index, task in enumerate(task_list):
-        summary = " ".join(task.instruction.split())[:90]
-        console().print(f"{index:>4}  {task.user_id:<28} {len(task.actions):>2} actions  {summary}")
-
-
-@cli.group()
-def runs() -> None:
-    """Stored runs."""
-
-
-@runs.command("list")
-@results_db_option
-@json_option
-def runs_list(results_db: Path | None, as_json: bool) -> None:
-    """List stored runs, newest first (a run whose process is gone shows as stale)."""
-    from tautrait_core.store.leases import STALE_STATUS
-
-    store = open_store(results_db)
-    rows = []
-    for record in store.list_runs():
-        counts = store.episode_counts(record.id)
-        rows.append({**run_columns(record), **counts})
-    if as_json:
-        echo_json(rows)
-        return
     out = console()
-    out.print(runs_table(rows))
-    for row in rows:
-        if row["status"] == STALE_STATUS:
-            lead = (
-                f"Run {row['id']} is stale: its process is gone (killed or ended without a "
-                "word). Continue it with"
-            )
-            resume = f"tautrait run --resume {row['id']}"
-            out.print(command_hint(lead, resume, results_db), style="yellow", markup=False)
+    for index, task in enumerate(task_list):
+        lead = f"{index:>4}  {task.user_id:<28} {len(task.actions):>2} actions  "
+        summary = shortened(" ".join(task.instruction.split()), max(20, out.width - len(lead)))
+        out.print(lead + summary, markup=False)
 
 
 @cli.command()
@@ -198,13 +168,19 @@ def export(
             console(stderr=True).print(f"Wrote {output}", markup=False)
         return
     from tautrait_core.interchange import training_data
+    from tautrait_core.store.run_names import with_sweep_runs
 
-    episodes = library_call(training_data.stored_episodes, store, run_ids)
+    names = library_call(with_sweep_runs, store, run_ids)
+    episodes = library_call(training_data.stored_episodes, store, names)
     if export_format == "sft":
         chosen = training_data.select_episodes(episodes, outcome or "pass", min_reward)  # type: ignore[arg-type]
         records = training_data.sft_records(chosen)
     else:
         records = training_data.preference_records(episodes)
+        if not records:
+            reason = training_data.no_pairs_reason(episodes)
+            console(stderr=True).print(f"No pairs written: {reason}", markup=False)
+            return
     if output is None:
         lines = io.StringIO()
         training_data.write_jsonl(records, lines)
@@ -354,8 +330,10 @@ def import_results(
         return
     out = console()
     out.print(
-        f"Imported {imported.episodes} episodes from {file} as run {record.id} "
-        f"({record.domain}/{record.task_set}, traits {record.traits})",
+        prose(
+            f"Imported {imported.episodes} episodes from {file} as run {record.id} "
+            f"({record.domain}/{record.task_set}, traits {record.traits})"
+        ),
         markup=False,
     )
     if imported.duplicates:

@@ -160,7 +160,7 @@ COMMAND_MODULES = {
     "report": "tautrait_core.cli.reports",
     "rescore": "tautrait_core.cli.rescore",
     "run": "tautrait_core.cli.run",
-    "runs": "tautrait_core.cli.results",
+    "runs": "tautrait_core.cli.runs",
     "serve-scripted": "tautrait_core.cli.serve",
     "show": "tautrait_core.cli.reports",
     "sweep": "tautrait_core.cli.sweep",
@@ -204,13 +204,17 @@ class RootGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; a typed library error it raised outside :func:`library_call`
         (in a plugin's command, or on the way to the library) is still one ``Error:``
-        line, never a traceback."""
+        line, never a traceback, and Ctrl-C is one ``Interrupted.`` line and exit status
+        130, as the shell reports a process ended by SIGINT."""
         try:
             return super().invoke(ctx)
         except TautraitError as exc:
             from tautrait_core.llm.keys import redact
 
             raise click.ClickException(redact(str(exc))) from exc
+        except KeyboardInterrupt:
+            click.echo("Interrupted.", err=True)
+            raise click.exceptions.Exit(130) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, core and plugin, without importing any command module."""

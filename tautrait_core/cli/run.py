@@ -1,11 +1,8 @@
-"""``tautrait run``.
-
-Each option is a flat key of :class:`~tautrait_core.config.run_config.RunConfig` under the
-same name (or an upstream alias), with the setting's default; ``tests/test_run_options.py``
-checks that they agree. Options that plugins declare
-(:class:`~tautrait_core.run_options.RunOption`) are added when the command is parsed or its
-help is shown, never at import.
-"""
+"""``tautrait run``: each option is a flat key of the run configuration
+(:class:`~tautrait_core.config.run_config.RunConfig`) under the same name (or an upstream
+alias), with its default (``tests/test_run_options.py`` checks). Options that plugins
+declare (:class:`~tautrait_core.run_options.RunOption`) are added when the command is
+parsed or its help is shown, never at import."""
 
 from __future__ import annotations
 
@@ -212,7 +209,13 @@ ray_address_option = click.option(
 @executor_option
 @ray_address_option
 @results_db_option
-@click.option("--resume", "resume", default=None, metavar="RUN_ID", help="Continue a stored run.")
+@click.option(
+    "--resume",
+    "resume",
+    default=None,
+    metavar="RUN_ID",
+    help="Continue a stored run (adding trials when --num-trials is higher).",
+)
 @click.option("--name", "run_name", default=None, help="A label stored with the run.")
 @click.option(
     "--result-fp", "export_path", default=None, help="Also write upstream result-list JSON here."

@@ -116,15 +116,21 @@ def _print_plan(plans: list[PointPlan], name: str, as_json: bool) -> None:
     if as_json:
         echo_json({"sweep": name, "points": rows})
         return
-    from rich.table import Table
+    from rich.table import Column, Table
 
-    table = Table("point", "settings", "episodes", "would", "run", title=f"sweep {name}")
-    words = {"start": "start", "resume": "resume", "done": "skip (finished)"}
+    table = Table(
+        Column("point", no_wrap=True),
+        Column("settings", overflow="fold", ratio=1),
+        Column("episodes", no_wrap=True),
+        Column("would", no_wrap=True),
+        Column("run", no_wrap=True),
+        title=f"sweep {name}",
+    )
+    words = {"start": "start", "resume": "resume", "done": "skip\n(finished)"}
     for plan in plans:
         done = f"{plan.finished}/{plan.point.episodes}" if plan.run_id else str(plan.point.episodes)
-        table.add_row(
-            str(plan.point.index), plan.point.label(), done, words[plan.action], plan.run_id or ""
-        )
+        settings = plan.point.label().replace(", ", "\n")
+        table.add_row(str(plan.point.index), settings, done, words[plan.action], plan.run_id or "")
     console().print(table)
     pending = sum(plan.point.episodes - plan.finished for plan in plans if plan.action != "done")
     console().print(f"{pending} episodes would run (dry run: nothing was run)")

@@ -61,9 +61,11 @@ def audit(
     from tautrait_core.analysis.trait_audit import stored_trait_audits
     from tautrait_core.analysis.trait_rating import rate_runs
     from tautrait_core.render.terminal import trait_audit_view, trait_drift_view
+    from tautrait_core.store.run_names import with_sweep_runs
 
     store = open_store(results_db)
-    records = [library_call(store.get_run, run_id) for run_id in run_ids]
+    names = library_call(with_sweep_runs, store, run_ids)
+    records = [library_call(store.get_run, run_id) for run_id in names]
     rating = None
     if judge_model is not None:
         spec = judge_spec(judge_model, judge_api_base, "judge", "trait_judge")

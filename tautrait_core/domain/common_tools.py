@@ -6,50 +6,12 @@ plugin lists them in its ``tools`` instead of writing its own.
 
 from __future__ import annotations
 
-import ast
-import operator
-from collections.abc import Callable
 from typing import Any
 
+from tautrait_core.domain.arithmetic import evaluate_arithmetic
 from tautrait_core.domain.tools import tool
 
 _ALLOWED_CHARACTERS = set("0123456789+-*/(). ")
-_BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Pow: operator.pow,
-}
-_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
-    ast.UAdd: operator.pos,
-    ast.USub: operator.neg,
-}
-_MAX_EXPONENT = 10_000
-
-
-def evaluate_arithmetic(expression: str) -> Any:
-    """Evaluate ``+ - * / // **`` over number literals, without ``eval``."""
-    tree = ast.parse(expression, mode="eval")
-
-    def value(node: ast.AST) -> Any:
-        if isinstance(node, ast.Expression):
-            return value(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
-            return node.value
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            left, right = value(node.left), value(node.right)
-            if isinstance(node.op, ast.Pow) and abs(right) > _MAX_EXPONENT:
-                raise ValueError("exponent too large")
-            return _BINARY[type(node.op)](left, right)
-        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-            return _UNARY[type(node.op)](value(node.operand))
-        if isinstance(node, ast.Tuple):
-            return tuple(value(element) for element in node.elts)
-        raise ValueError("unsupported expression")
-
-    return value(tree)
 
 
 @tool

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tautrait_core.compat.tau2.serialise import tau2_json
+from tautrait_core.domain.arithmetic import evaluate_arithmetic
 from tautrait_core.domain.tools import Tool, ToolType, tool_failure
 
 if TYPE_CHECKING:
@@ -76,10 +77,13 @@ CALCULATOR_CHARACTERS = frozenset("0123456789+-*/(). ")
 
 def tau2_calculate(expression: str) -> str:
     """τ²'s ``calculate`` tool body (airline and retail): the expression's value rounded to
-    2 decimals, as text; raises ``ValueError("Invalid characters in expression")``."""
+    2 decimals, as text; raises ``ValueError("Invalid characters in expression")``, and
+    what ``eval`` raises (τ² evaluates with ``eval``), except that an expression whose
+    numbers grow too large to compute quickly raises
+    :class:`~tautrait_core.domain.arithmetic.ExpressionTooLarge` instead of running on."""
     if not all(char in CALCULATOR_CHARACTERS for char in expression):
         raise ValueError("Invalid characters in expression")
-    return str(round(float(eval(expression, {"__builtins__": None}, {})), 2))
+    return str(round(float(evaluate_arithmetic(expression)), 2))
 
 
 def tau2_calculate_tool(toolkit_tool: Callable[..., Any]) -> Tau2Tool:

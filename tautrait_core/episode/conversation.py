@@ -9,6 +9,7 @@ from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.episode.agent import Agent
 from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.user import UserSimulator
+from tautrait_core.errors import StorageError
 from tautrait_core.llm.client import encodable_text
 from tautrait_core.types.messages import Message
 from tautrait_core.types.result import Termination
@@ -55,6 +56,8 @@ async def user_turn(awaitable: object) -> Message:
     (``requestor="user"``)."""
     try:
         turn = await awaitable  # type: ignore[misc]
+    except StorageError:  # the machine's fault, not the simulator's: stops the run
+        raise
     except Exception as exc:
         raise UserFailure(str(exc)) from exc
     if isinstance(turn, Message):

@@ -24,13 +24,16 @@ Failures are classified so that metrics stay honest:
   resume);
 * an agent that overflows its context window or raises makes the episode a ``fail``: that
   is the agent's own failure;
+* a storage fault on either side (:class:`StorageError`, e.g. a full disk under the
+  response cache) is nobody's failure: it propagates and stops the run;
 * tool-call arguments that nest deeper than :data:`MAX_ARGUMENT_DEPTH` levels or are longer
   than :data:`MAX_ARGUMENT_CHARS` characters are never run: the agent gets an ``Error: ...``
   observation (the stored call keeps at most :data:`MAX_ARGUMENT_CHARS` characters), the
   conversation goes on, and the episode is scored like any other (so it usually fails).
 
 Text the agent, the user simulator or a tool returns is stored and shown as it is, except
-for characters UTF-8 cannot encode (lone surrogates), which become U+FFFD.
+for characters UTF-8 cannot encode (lone surrogates), which become U+FFFD. An episode's
+error keeps at most :data:`~tautrait_core.llm.failures.MAX_ERROR_CHARS` characters.
 """
 
 from __future__ import annotations
@@ -61,10 +64,11 @@ from tautrait_core.episode.conversation import (
 )
 from tautrait_core.episode.tau2_protocol import Tau2Episode
 from tautrait_core.episode.user import UserSimulator
-from tautrait_core.errors import ContextWindowError, ProviderError
+from tautrait_core.errors import ContextWindowError, ProviderError, StorageError
 from tautrait_core.grading.criteria_reward import grade_criteria
 from tautrait_core.grading.reward import compute_reward
 from tautrait_core.llm.client import call_log, encodable_text
+from tautrait_core.llm.failures import capped_text
 from tautrait_core.types.messages import STOP_TOKEN, Message
 from tautrait_core.types.result import FINISHED_TERMINATIONS, EpisodeResult, Outcome, Termination
 from tautrait_core.types.reward import RewardInfo
@@ -124,6 +128,8 @@ async def run_episode(
         except ContextWindowError as exc:
             conversation.termination = Termination.CONTEXT_WINDOW
             outcome, error = Outcome.FAIL, f"agent: {exc}"
+        except StorageError:  # a full disk is nobody's score: the run stops
+            raise
         except Exception as exc:  # an agent that crashes fails its task
             conversation.termination = Termination.AGENT_ERROR
             outcome, error = Outcome.FAIL, f"agent: {type(exc).__name__}: {exc}"
@@ -151,7 +157,7 @@ async def run_episode(
         termination=termination,
         reward_info=reward_info,
         messages=conversation.messages,
-        error=None if error is None else encodable_text(error),
+        error=None if error is None else encodable_text(capped_text(error)),
         agent_usage=agent.usage,
         user_usage=user.usage,
         calls=calls,

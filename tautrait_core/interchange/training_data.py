@@ -151,6 +151,18 @@ def preference_records(episodes: Iterable[RunEpisode]) -> list[dict[str, Any]]:
     return records
 
 
+def no_pairs_reason(episodes: Sequence[RunEpisode]) -> str:
+    """Why :func:`preference_records` found no pair in ``episodes``, in a few words."""
+    passing = [e.group for e in episodes if e.result.outcome is Outcome.PASS]
+    failing = [e.group for e in episodes if e.result.outcome is Outcome.FAIL]
+    if not passing and not failing:
+        return "the runs have no scored episodes"
+    if not set(passing) & set(failing):
+        counts = f"{len(passing)} pass, {len(failing)} fail"
+        return f"no task and trait mix both passed and failed ({counts})"
+    return "each pass/fail pair of a task shares no start or does not differ"
+
+
 def _shared_start(first: list[dict[str, Any]], second: list[dict[str, Any]]) -> int:
     count = 0
     for a, b in zip(first, second, strict=False):

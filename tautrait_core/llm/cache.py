@@ -8,6 +8,7 @@ task stay independent samples. API keys are never part of what is stored.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -48,21 +49,39 @@ class ResponseCache:
         self._lock = threading.Lock()
 
     def get(self, key: str) -> dict[str, Any] | None:
-        with self._lock:
-            row = self._connection.execute(
-                "SELECT response FROM responses WHERE key = ?", (key,)
-            ).fetchone()
+        """The stored answer to the request ``key`` (``None``: none is stored).
+
+        Raises:
+            StorageError: the cache could not be read.
+        """
+        try:
+            with self._lock:
+                row = self._connection.execute(
+                    "SELECT response FROM responses WHERE key = ?", (key,)
+                ).fetchone()
+        except sqlite3.Error as exc:
+            raise _storage_fault(self.path, "read", exc) from exc
         return None if row is None else json.loads(row[0])
 
     def put(self, key: str, response: dict[str, Any]) -> None:
+        """Store the answer to the request ``key``.
+
+        Raises:
+            StorageError: the cache could not be written (e.g. the disk is full).
+        """
         from tautrait_core.llm.keys import redact
 
-        with self._lock:
-            self._connection.execute(
-                "INSERT OR REPLACE INTO responses (key, response) VALUES (?, ?)",
-                (key, redact(json.dumps(response))),
-            )
-            self._connection.commit()
+        try:
+            with self._lock:
+                self._connection.execute(
+                    "INSERT OR REPLACE INTO responses (key, response) VALUES (?, ?)",
+                    (key, redact(json.dumps(response))),
+                )
+                self._connection.commit()
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                self._connection.rollback()
+            raise _storage_fault(self.path, "write", exc) from exc
 
 
 _caches: dict[Path, ResponseCache] = {}
@@ -122,7 +141,32 @@ def clear_cache(path: Path) -> None:
         raise _not_a_cache(path, exc) from exc
 
 
+def remove_cache_file(path: Path) -> None:
+    """Delete the cache file at ``path`` (and SQLite's side files), whatever it holds: how
+    a damaged cache is cleared.
+
+    Raises:
+        StorageError: a file could not be deleted.
+    """
+    from tautrait_core.errors import StorageError
+
+    _caches.pop(path, None)
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm"):
+        try:
+            (path.parent / name).unlink(missing_ok=True)
+        except OSError as exc:
+            raise StorageError(f"could not delete {path.parent / name}: {exc.strerror}") from exc
+
+
+def _storage_fault(path: Path, action: str, exc: Exception) -> Exception:
+    from tautrait_core.errors import StorageError
+
+    return StorageError(f"could not {action} the response cache {path}: {exc}")
+
+
 def _not_a_cache(path: Path, exc: Exception) -> Exception:
     from tautrait_core.errors import StorageError
 
-    return StorageError(f"{path} is not a tautrait response cache ({exc}); move it away")
+    return StorageError(
+        f"{path} is not a tautrait response cache ({exc}); delete it with: tautrait cache clear"
+    )

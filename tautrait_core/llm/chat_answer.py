@@ -129,6 +129,30 @@ def _unwrap_parallel(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
                         "function": {"name": name, "arguments": json.dumps(use["parameters"])},
                     }
                 )
-    except (ValueError, TypeError, KeyError, AttributeError):
-        return calls
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return calls  # RecursionError: arguments nested too deeply to parse
     return unwrapped
+
+
+def cut_past_depth(text: str, limit: int) -> str:
+    """The JSON text ``text`` cut where its arrays and objects nest deeper than ``limit``
+    (``text`` itself when they never do), found without parsing it."""
+    depth = 0
+    in_string = escaped = False
+    for index, character in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif character == "\\":
+                escaped = True
+            elif character == '"':
+                in_string = False
+        elif character == '"':
+            in_string = True
+        elif character in "[{":
+            depth += 1
+            if depth > limit:
+                return text[:index]
+        elif character in "]}":
+            depth -= 1
+    return text

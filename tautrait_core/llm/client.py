@@ -12,7 +12,6 @@ context-window overflow is never retried: it raises :class:`ContextWindowError` 
 from __future__ import annotations
 
 import contextvars
-import os
 import re
 import time
 from dataclasses import dataclass
@@ -22,13 +21,12 @@ from typing import Any, cast
 from tautrait_core.errors import ContextWindowError, ProviderError
 from tautrait_core.llm.direct import direct_route
 from tautrait_core.llm.failures import ModelCallFailure
+from tautrait_core.llm.keys import server_key
 from tautrait_core.llm.provider import send_through_litellm
 from tautrait_core.llm.retries import RetriesExhausted, send_with_retries
+from tautrait_core.llm.server_keys import LOCAL_KEY
 from tautrait_core.types.messages import Message, ToolCall
 from tautrait_core.types.usage import ModelCall, Usage
-
-LOCAL_KEY = "sk-local-no-key"
-"""Sent to OpenAI-compatible local servers (vLLM, Ollama, llama.cpp) that need no key."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -102,9 +100,10 @@ def _request_arguments(spec: ModelSpec) -> dict[str, Any]:
         arguments["api_base"] = spec.api_base
         if provider is None and "/" not in spec.model:
             provider = "openai"
-        if (
-            provider in (None, "openai") or spec.model.startswith("openai/")
-        ) and not os.environ.get("OPENAI_API_KEY"):
+        key = server_key(spec.api_base)  # never a key stored for a provider
+        if key is not None:
+            arguments["api_key"] = key
+        elif provider in (None, "openai") or spec.model.startswith("openai/"):
             arguments["api_key"] = LOCAL_KEY
     if provider:
         arguments["custom_llm_provider"] = provider

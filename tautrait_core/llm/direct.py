@@ -34,6 +34,7 @@ from tautrait_core.llm.chat_answer import NotAChatCompletion, read_answer
 from tautrait_core.llm.failures import ModelCallFailure, failure_of_answer
 from tautrait_core.llm.http_session import ConnectionFailed, RequestTimeout, post_json
 from tautrait_core.llm.pricing import answer_cost, model_prices
+from tautrait_core.llm.server_keys import LOCAL_KEY
 
 TRANSPORT_VARIABLE = "TAUTRAIT_LLM_TRANSPORT"
 """``litellm`` sends every model call through litellm; anything else (or unset) allows the
@@ -109,7 +110,8 @@ class DirectRoute:
                 "InternalServerError", "Connection error.", retryable=True
             ) from error
         if answer.status >= 400:
-            raise failure_of_answer(answer.status, answer.headers, answer.body, _fix(answer.status))
+            fix = _fix(answer.status, arguments["api_base"], key)
+            raise failure_of_answer(answer.status, answer.headers, answer.body, fix)
         try:
             data = json.loads(answer.body)
             read = read_answer(data)
@@ -194,13 +196,13 @@ def _api_key() -> str:
     return configured or os.environ.get(KEY_VARIABLE) or ""
 
 
-def _fix(status: int) -> str | None:
+def _fix(status: int, api_base: str, key: str) -> str | None:
     """How to fix what an error answer refused: the key (401) or a parameter (422)."""
     if status == UNAUTHORIZED:
-        fix = f"export {KEY_VARIABLE}=...  or: tautrait keys set {KEY_VARIABLE}"
-        if _api_key():
-            return f"the server refused the key in {KEY_VARIABLE}; set the one it takes: {fix}"
-        return f"no key was set ({KEY_VARIABLE}) and the server needs one: {fix}"
+        fix = f"tautrait keys set NAME --api-base {api_base}"
+        if key and key != LOCAL_KEY:
+            return f"the server refused the key sent to it; bind the one it takes: {fix}"
+        return f"no key is bound to this server and it needs one; bind it: {fix}"
     if status == UNPROCESSABLE:
         return (
             f"the server refused a parameter of the request; {TRANSPORT_VARIABLE}=litellm "

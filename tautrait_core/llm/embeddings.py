@@ -10,14 +10,14 @@ and text hash, so a collection is embedded once per machine, not once per run.
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tautrait_core.errors import ProviderError, first_line
-from tautrait_core.llm.client import LOCAL_KEY
+from tautrait_core.llm.keys import server_key
 from tautrait_core.llm.provider import load_litellm
+from tautrait_core.llm.server_keys import LOCAL_KEY
 
 BATCH_SIZE = 128
 """Texts per embeddings request (OpenAI accepts 2048 inputs, but also caps tokens)."""
@@ -53,8 +53,7 @@ class EmbeddingModel:
             arguments["api_base"] = self.api_base
             if "/" not in self.model:
                 arguments["custom_llm_provider"] = "openai"
-            if not os.environ.get("OPENAI_API_KEY"):
-                arguments["api_key"] = LOCAL_KEY
+            arguments["api_key"] = server_key(self.api_base) or LOCAL_KEY
         return arguments
 
 

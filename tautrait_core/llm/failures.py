@@ -45,6 +45,10 @@ KIND_OF_STATUS = {
 """The kind of an error answer by its status (any other: ``APIError``), as litellm maps an
 OpenAI-compatible server's answers."""
 
+MAX_ERROR_CHARS = 2_000
+"""The most characters of a server's or client's words an error keeps: an error answer
+can be megabytes long, and its text is redacted, stored and printed."""
+
 CONTEXT_WINDOW_KIND = "ContextWindowExceededError"
 CONTEXT_WINDOW_WORDS = (
     "exceed context limit",
@@ -85,6 +89,13 @@ class ModelCallFailure(AttemptFailure):
         return self.kind == CONTEXT_WINDOW_KIND
 
 
+def capped_text(text: str) -> str:
+    """``text`` cut to :data:`MAX_ERROR_CHARS` characters, saying how much was cut."""
+    if len(text) <= MAX_ERROR_CHARS:
+        return text
+    return f"{text[:MAX_ERROR_CHARS]}...[{len(text) - MAX_ERROR_CHARS} more characters]"
+
+
 def failure_of_answer(
     status: int, headers: Mapping[str, str], body: bytes, fix: str | None = None
 ) -> ModelCallFailure:
@@ -93,6 +104,7 @@ def failure_of_answer(
     error = _error_object(body)
     message = error.get("message")
     detail = message if isinstance(message, str) and message else f"Error code: {status}"
+    detail = capped_text(detail)
     lowered = detail.lower()
     if error.get("code") == "context_length_exceeded" or any(
         words in lowered for words in CONTEXT_WINDOW_WORDS

@@ -39,6 +39,11 @@ KEEPALIVE_S = 4.0
 """Seconds an idle connection is kept: under the 5 s after which uvicorn (vLLM's server)
 closes one, so that a request rarely meets a connection the server is closing."""
 
+ERROR_STATUS = 400
+MAX_ERROR_BODY_BYTES = 1_000_000
+"""The most bytes of an error answer's body that are read: what a server says about an
+error fits, and a body of megabytes would only be cut when it is stored."""
+
 
 @dataclass(frozen=True)
 class HttpAnswer:
@@ -77,7 +82,8 @@ async def post_json(
     url: str, body: bytes, headers: Mapping[str, str], timeout_s: float
 ) -> HttpAnswer:
     """Post the JSON text ``body`` to ``url`` once, with ``headers``, on the running loop's
-    session, and read the whole answer.
+    session, and read the whole answer (of an error answer, status 400 or more, at most
+    :data:`MAX_ERROR_BODY_BYTES`; the connection of a longer one is closed).
 
     Raises:
         RequestTimeout: no complete answer within ``timeout_s``.
@@ -96,11 +102,26 @@ async def post_json(
             timeout=aiohttp.ClientTimeout(total=timeout_s),
             proxy=held.proxy_for(url),
         ) as response:
-            return HttpAnswer(response.status, response.headers, await response.read())
+            if response.status < ERROR_STATUS:
+                return HttpAnswer(response.status, response.headers, await response.read())
+            body = await _read_at_most(response, MAX_ERROR_BODY_BYTES)
+            return HttpAnswer(response.status, response.headers, body)
     except TimeoutError as error:
         raise RequestTimeout(timeout_s, time.monotonic() - started) from error
     except aiohttp.ClientError as error:
         raise ConnectionFailed(f"{type(error).__name__}: {error}") from error
+
+
+async def _read_at_most(response: aiohttp.ClientResponse, limit: int) -> bytes:
+    """The first ``limit`` bytes of ``response``'s body (all of it when shorter)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.content.iter_chunked(64 * 1024):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size >= limit:
+            break
+    return b"".join(chunks)[:limit]
 
 
 @asynccontextmanager
@@ -150,7 +171,7 @@ class _LoopSession:
     def proxy_for(self, url: str) -> str | None:
         """The proxy the environment names for ``url`` (``None``: none), looked up once."""
         if url not in self._proxies:
-            self._proxies[url] = _environment_proxy(url)
+            self._proxies[url] = environment_proxy(url)
         return self._proxies[url]
 
     async def open(self) -> aiohttp.ClientSession:
@@ -200,7 +221,7 @@ def _loop_held() -> _LoopSession:
     return held
 
 
-def _environment_proxy(url: str) -> str | None:
+def environment_proxy(url: str) -> str | None:
     """The proxy for ``url`` from ``http_proxy``/``https_proxy`` unless ``no_proxy`` exempts
     its host, as aiohttp's ``trust_env`` picks it (which skips proxies spoken to in TLS)."""
     parts = urlsplit(url)

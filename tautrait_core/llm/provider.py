@@ -9,10 +9,11 @@ the direct path raises.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 
-from tautrait_core.llm.failures import CONTEXT_WINDOW_KIND, ModelCallFailure
+from tautrait_core.llm.failures import CONTEXT_WINDOW_KIND, ModelCallFailure, capped_text
 from tautrait_core.llm.retries import parse_retry_after
 
 _litellm: Any = None
@@ -40,21 +41,51 @@ async def send_through_litellm(arguments: dict[str, Any]) -> tuple[dict[str, Any
     (``None`` when litellm knows no price for the model).
 
     Raises:
-        ModelCallFailure: litellm raised; classified by its exception class.
+        ModelCallFailure: litellm raised (classified by its exception class), or its answer
+            holds no message (retried, as the direct path retries such an answer).
     """
     litellm = load_litellm()
+    timeout = arguments["timeout"]
     try:
-        response = await litellm.acompletion(**arguments)
+        # litellm's own timeout bounds each read, not the request: a server trickling its
+        # answer would hold it for as long as it likes
+        response = await asyncio.wait_for(litellm.acompletion(**_with_client(arguments)), timeout)
+    except TimeoutError as error:
+        detail = f"Request timed out. - timeout value={timeout}, time taken={timeout} seconds"
+        raise ModelCallFailure("Timeout", detail, retryable=True) from error
     except Exception as error:
         raise litellm_failure(litellm, error) from error
     priced = (getattr(response, "_hidden_params", None) or {}).get("response_cost")
     return _answer(response), None if priced is None else float(priced)
 
 
+def _with_client(arguments: dict[str, Any]) -> dict[str, Any]:
+    """``arguments`` with the client that cuts long error answers, for a server of the
+    user's own that litellm sends to its ``openai`` provider."""
+    api_base, api_key = arguments.get("api_base"), arguments.get("api_key")
+    provider = arguments.get("custom_llm_provider")
+    openai_compatible = provider == "openai" or (
+        provider is None and str(arguments["model"]).startswith("openai/")
+    )
+    if not (api_base and api_key and openai_compatible):
+        return arguments
+    from tautrait_core.llm.capped_client import capped_openai_client
+
+    return {**arguments, "client": capped_openai_client(api_base, api_key)}
+
+
 def _answer(response: Any) -> dict[str, Any]:
     """What tautrait reads of a litellm ``ModelResponse``, as the OpenAI-style dict the
-    direct path gives (:func:`tautrait_core.llm.chat_answer.read_answer`)."""
-    choice = response.choices[0]
+    direct path gives (:func:`tautrait_core.llm.chat_answer.read_answer`).
+
+    Raises:
+        ModelCallFailure: the answer holds no choice with a message (a provider fault).
+    """
+    choices = getattr(response, "choices", None)
+    if not choices or getattr(choices[0], "message", None) is None:
+        detail = f"no choices in the answer: {str(response)[:200]}"
+        raise ModelCallFailure("InternalServerError", detail, retryable=True)
+    choice = choices[0]
     message: dict[str, Any] = {"role": "assistant", "content": choice.message.content}
     tool_calls = getattr(choice.message, "tool_calls", None)
     if tool_calls is not None:
@@ -95,7 +126,7 @@ def litellm_failure(litellm: Any, error: Exception) -> ModelCallFailure:
         kind, retryable = CONTEXT_WINDOW_KIND, False
     if _failed_to_encode(error):  # the same request fails the same way every time
         retryable = False
-    return ModelCallFailure(kind, str(error), retryable, _retry_after(error))
+    return ModelCallFailure(kind, capped_text(str(error)), retryable, _retry_after(error))
 
 
 def _retry_after(error: Exception) -> float | None:

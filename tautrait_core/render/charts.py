@@ -6,7 +6,7 @@ Only positions, colours and label texts are computed here; the SVG markup is wri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import ceil
 
 from tautrait_core.analysis.trait_drop import TraitDropTable
@@ -63,12 +63,24 @@ class Dot:
 
 @dataclass(frozen=True)
 class Curve:
-    """One series of the pass^k chart: its band, its line and its points."""
+    """One series of the pass^k chart: its band, its line and its points.
+
+    Curves with the same line share it: each draws dashes of ``DASH`` in turn
+    (``dash_array``, shifted by ``dash_offset``), and their dots are rings of decreasing
+    ``dot_radius``, so every one of them stays visible.
+    """
 
     color: str
     band: list[tuple[float, float]]
     line: list[tuple[float, float]]
     dots: list[Dot]
+    dash_array: str | None = None
+    dash_offset: float = 0.0
+    dot_radius: float = 3.5
+
+
+DASH = 8.0
+"""Length of one dash of a line shared by several curves."""
 
 
 @dataclass(frozen=True)
@@ -154,13 +166,35 @@ def pass_hat_k_chart(series: list[CurveSeries]) -> PassHatKChart:
             )
             for p in points
         ]
-        curves.append(Curve(color, band, [(x(p.k), y(p.value)) for p in points], dots))
+        line = [(x(p.k), y(p.value)) for p in points]
+        curves.append(Curve(color, band, line, dots))
         legend_y = legend_top + LEGEND_ROW * index
         legend.append(
             LegendEntry(left, legend_y - 9, color, Label(left + 18, legend_y + 1, item.label))
         )
     total_height = legend_top + LEGEND_ROW * len(series) + 8
-    return PassHatKChart(left + width + 40, total_height, rules, labels, curves, legend)
+    chart_curves = _sharing_lines(curves)
+    return PassHatKChart(left + width + 40, total_height, rules, labels, chart_curves, legend)
+
+
+def _sharing_lines(curves: list[Curve]) -> list[Curve]:
+    """``curves``, those with the same line (to the pixel) taking turns to draw it."""
+    groups: dict[tuple[tuple[float, float], ...], list[int]] = {}
+    for index, curve in enumerate(curves):
+        key = tuple((round(px), round(py)) for px, py in curve.line)
+        groups.setdefault(key, []).append(index)
+    shared = list(curves)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        for turn, index in enumerate(members):
+            shared[index] = replace(
+                curves[index],
+                dash_array=f"{DASH:g} {DASH * (len(members) - 1):g}",
+                dash_offset=DASH * turn,
+                dot_radius=3.5 + 2.0 * (len(members) - 1 - turn),
+            )
+    return shared
 
 
 def _extent(table: TraitDropTable) -> float:

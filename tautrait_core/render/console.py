@@ -71,6 +71,30 @@ def command_hint(lead: str, command: str, results_db: Path | str | None, more: s
     return f"{textwrap.fill(lead + ':', 80)}\n  {pasted}{more}"
 
 
+def fit_fields(line: str, width: int = 80) -> str:
+    """``line``, whose fields are separated by two spaces (``Run ID  domain/set  agent
+    ...``), broken into lines of at most ``width`` columns between fields, never inside
+    one (a field longer than ``width`` keeps a line of its own)."""
+    lines: list[str] = []
+    for field in line.split("  "):
+        if lines and len(lines[-1]) + 2 + len(field) <= width:
+            lines[-1] += "  " + field
+        else:
+            lines.append(field)
+    return "\n".join(lines)
+
+
+def prose(text: str, width: int = 80) -> str:
+    """``text`` wrapped at spaces to lines of at most ``width`` columns (a word longer than
+    that, a path or URL, is kept whole)."""
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
+
+
+def shortened(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns, its end replaced by an ellipsis when cut."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def cost_line(metrics: RunMetrics, imported: bool = False) -> str:
     """``Cost: $T (agent $A, user $U; N model calls, C answered from the cache)``."""
     total, agent, user = format_costs(
@@ -123,7 +147,11 @@ def print_metrics(
     out = console()
     agent, user, traits = run_sides(run_columns(run))
     out.print(
-        f"Run {run.id}  {run.domain}/{run.task_set}  agent {agent}  user {user}  traits {traits}"
+        fit_fields(
+            f"Run {run.id}  {run.domain}/{run.task_set}  agent {agent}  user {user}  "
+            f"traits {traits}"
+        ),
+        markup=False,
     )
     out.print(
         f"Episodes: {metrics.episodes} ({metrics.scored} scored, {metrics.errors} errors)"
@@ -164,6 +192,16 @@ def tau3_errors_line(metrics: RunMetrics) -> str:
     return (
         f"{metrics.errors} episodes left out as infrastructure errors; "
         f"pass^k up to k={len(metrics.pass_hat_k)} (τ³'s rule)"
+    )
+
+
+def run_heading(record: RunRecord) -> str:
+    """``Run ID  domain/task set  agent ...  user ...  traits ...``."""
+    agent, user, traits = run_sides(run_columns(record))
+    name = f"  name {record.name}" if record.name else ""
+    return (
+        f"Run {record.id}  {record.domain}/{record.task_set}  agent {agent}  user {user}  "
+        f"traits {traits}{name}"
     )
 
 

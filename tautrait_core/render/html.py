@@ -22,14 +22,13 @@ from tautrait_core.analysis.trait_drop import TraitDropTable
 from tautrait_core.analysis.transcript import component_failures_line, reward_breakdown, transcript
 from tautrait_core.money import format_cost
 from tautrait_core.render.charts import FONT_SIZE, CurveSeries, pass_hat_k_chart, trait_drop_chart
-from tautrait_core.render.console import run_columns, run_sides
+from tautrait_core.render.console import run_columns, run_heading, run_sides
 from tautrait_core.render.terminal import (
     change_with_interval,
     correlation_lines,
     fidelity_cell,
     mean_rating_text,
     pass_change_by_run,
-    run_heading,
 )
 from tautrait_core.store.tables import DiagnosisRecord
 from tautrait_core.trait_mix import TRAITS

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from tautrait_core.analysis.task_outcomes import failing_parts
 from tautrait_core.analysis.transcript import visible
-from tautrait_core.render.terminal import episode_view, run_heading
+from tautrait_core.render.console import run_heading
+from tautrait_core.render.terminal import episode_view
 from tautrait_core.types.result import Outcome
 
 if TYPE_CHECKING:

@@ -23,8 +23,8 @@ from tautrait_core.render.console import (
     agent_errors_line,
     command_hint,
     cost_line,
-    run_columns,
-    run_sides,
+    fit_fields,
+    run_heading,
     tau3_errors_line,
 )
 
@@ -53,16 +53,6 @@ RUN_ID_WIDTH = len("20261122-153012-7f3a")
 """Columns a run id takes (see ``tautrait_core.store.rows.new_run_id``): never cut."""
 
 
-def run_heading(record: RunRecord) -> str:
-    """``Run ID  domain/task set  agent ...  user ...  traits ...``."""
-    agent, user, traits = run_sides(run_columns(record))
-    name = f"  name {record.name}" if record.name else ""
-    return (
-        f"Run {record.id}  {record.domain}/{record.task_set}  agent {agent}  user {user}  "
-        f"traits {traits}{name}"
-    )
-
-
 def with_component_failures(
     document: dict[str, Any], results: Sequence[EpisodeResult]
 ) -> dict[str, Any]:
@@ -83,7 +73,7 @@ def summary_view(
     record, metrics = summary.record, summary.metrics
     options = stored_plugin_options(record.config)
     lines: list[RenderableType] = [
-        Text(visible(run_heading(record))),
+        Text(visible(fit_fields(run_heading(record)))),
         *(
             [Text(visible("Plugin options: " + "  ".join(f"{k}={v}" for k, v in options.items())))]
             if options
@@ -215,41 +205,44 @@ def change_with_interval(value: float | None, low: float | None, high: float | N
 
 
 def trait_drop_view(table: TraitDropTable) -> list[RenderableType]:
-    """The trait-drop table, and notes on runs compared despite differing settings."""
-    from rich.table import Table
+    """The trait-drop table, and notes on runs compared despite differing settings. Fits
+    80 columns: a group of runs is a section, its base first, then a row per trait mix."""
+    import textwrap
+
+    from rich.table import Column, Table
     from rich.text import Text
 
-    grid = Table(title=Text("Relative change of pass^1 against the no-trait run"))
-    grid.add_column("domain · agent model")
-    grid.add_column("base pass^1", justify="right")
-    for column in table.columns:
-        grid.add_column(Text(column), justify="right")
-    grid.add_column("average", justify="right")
+    grid = Table(
+        Column("domain · agent model", overflow="fold", ratio=1),
+        Column("traits", overflow="fold", ratio=1),
+        Column("pass^1", justify="right", no_wrap=True),
+        Column(f"change [{table.confidence:.0%} CI]", justify="right", no_wrap=True),
+        title=Text("Relative change of pass^1 against the no-trait run"),
+    )
     notes: list[RenderableType] = []
     for row in table.rows:
-        values = [Text(row.label), Text(_rate(row.base_pass_hat_1))]
-        for column in table.columns:
-            cell = table.cell(row, column)
-            if cell is None:
-                values.append(Text("-"))
-                continue
-            values.append(Text(change_with_interval(cell.relative_change, cell.low, cell.high)))
+        grid.add_row(Text(row.label), Text("none (base)"), Text(_rate(row.base_pass_hat_1)), "")
+        for cell in row.cells:
+            change = change_with_interval(cell.relative_change, cell.low, cell.high)
+            traits = Text(cell.traits.replace(",", ", "))  # wraps between traits
+            grid.add_row("", traits, Text(_rate(cell.pass_hat_1)), Text(change))
             if cell.differences:
                 differing = describe_differences(
                     {name: (a, b) for name, (a, b) in cell.differences.items()}
                 )
-                notes.append(
-                    Text(
-                        f"Note: {cell.run_id} ({cell.traits}) differs from base "
-                        f"{row.base_run_id} in {differing}",
-                        style="yellow",
-                    )
+                note = (
+                    f"Note: {cell.run_id} ({cell.traits}) differs from base "
+                    f"{row.base_run_id} in {differing}"
                 )
-        values.append(Text(change_with_interval(row.average, row.average_low, row.average_high)))
-        grid.add_row(*values)
+                notes.append(Text(textwrap.fill(note, 80), style="yellow"))
+        average = change_with_interval(row.average, row.average_low, row.average_high)
+        grid.add_row("", "average", "", Text(average), end_section=True)
     caption = Text(
-        f"Intervals: {table.confidence:.0%} percentile bootstrap over tasks, paired by task "
-        f"({table.resamples} resamples, seed {table.seed})."
+        textwrap.fill(
+            f"Intervals: {table.confidence:.0%} percentile bootstrap over tasks, paired by "
+            f"task ({table.resamples} resamples, seed {table.seed}).",
+            80,
+        )
     )
     return [grid, caption, *notes]
 
@@ -369,7 +362,8 @@ def trait_audit_view(
         *correlation_lines(audit),
         f"Judge cost: {format_cost(audit.cost)}",
     ]
-    return [grid, *(Text(note) for note in notes)]
+    # a correlation's values go on a line of their own, so that each line fits 80 columns
+    return [grid, *(Text(note.replace("): ", "):\n  ", 1)) for note in notes)]
 
 
 def trait_drift_view(audit: TraitAudit) -> list[RenderableType]:

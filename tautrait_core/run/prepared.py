@@ -17,7 +17,7 @@ from tautrait_core.domain.state import StateTemplate
 from tautrait_core.domain.task_sets import resolve_task_set
 from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.loop import run_episode
-from tautrait_core.errors import ConfigError
+from tautrait_core.errors import ConfigError, StorageError
 from tautrait_core.llm.keys import require_keys
 from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.retrieval.base import Retrieval
@@ -225,12 +225,18 @@ def episode_context(prepared: PreparedRun, task_id: int, trial: int) -> EpisodeC
 async def run_prepared_episode(
     prepared: PreparedRun, template: StateTemplate, task_id: int, trial: int
 ) -> EpisodeResult:
-    """Run one (task, trial) episode in this process; a crash outside it becomes an error."""
+    """Run one (task, trial) episode in this process; a crash outside it becomes an error.
+
+    Raises:
+        StorageError: a file could not be read or written (the run stops).
+    """
     context = episode_context(prepared, task_id, trial)
     try:
         agent = prepared.agent_class(context)
         user = prepared.user_class(context, prepared.trait_backend_class(context))
         return await run_episode(context, template, agent, user, dt.date.today())
+    except StorageError:
+        raise
     except Exception as exc:  # a bug outside the conversation: keep the run going
         return EpisodeResult.not_run(
             task_id, trial, f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"

@@ -32,6 +32,7 @@ from tautrait_core.run.control import RunProgress, SpendTracker, StopControl
 from tautrait_core.run.executors import EpisodeExecutor, executor_for
 from tautrait_core.run.plugin_options import checked_plugin_options, declared_run_options
 from tautrait_core.run.prepared import PreparedRun, prepare
+from tautrait_core.store.housekeeping import add_trials
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord
 from tautrait_core.types.result import EpisodeResult
@@ -73,7 +74,8 @@ change nothing."""
 
 def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
     """The configuration that continues ``record``: the stored one, with the
-    :data:`~tautrait_core.config.RESUME_SETTINGS` that ``given`` sets explicitly.
+    :data:`~tautrait_core.config.RESUME_SETTINGS` that ``given`` sets explicitly, and its
+    ``num_trials`` when that adds trials to the run.
 
     Raises:
         ConfigError: ``given`` sets a field that defines the run (model, traits, tasks, ...)
@@ -85,9 +87,14 @@ def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
     unused = {name for name in UNUSED_WHEN_NONE if stored_values[name] is None}
     changed = [
         f"--{name.replace('_', '-')} {given_values[name]} (the run has {stored_values[name]})"
-        for name in sorted(explicit - RESUME_SETTINGS - unused)
+        for name in sorted(explicit - RESUME_SETTINGS - unused - {"num_trials"})
         if given_values[name] != stored_values[name]
     ]
+    if given.num_trials < stored.num_trials and "num_trials" in explicit:
+        changed.append(
+            f"--num-trials {given.num_trials} (the run has {stored.num_trials}; trials can be "
+            "added, never taken away)"
+        )
     declared = declared_run_options()
     movable = {
         name: value
@@ -104,9 +111,11 @@ def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
         raise ConfigError(
             f"run {record.id} cannot be resumed with different settings: "
             f"{'; '.join(changed)}. Leave those options out to resume it, or start a new run "
-            "without --resume. (Servers, concurrency, limits and timeouts may change on resume.)"
+            "without --resume. (Servers, concurrency, limits and timeouts may change on resume, "
+            "and --num-trials may grow.)"
         )
-    update = {name: given_values[name] for name in explicit & RESUME_SETTINGS} | movable
+    growing = RESUME_SETTINGS | {"num_trials"}
+    update = {name: given_values[name] for name in explicit & growing} | movable
     update.update(resume=record.id, results_db=given.storage.results_db)
     return stored.with_settings(**update)
 
@@ -150,7 +159,10 @@ async def execute_async(
     lease = store.lease(record.id)
     try:
         lease.acquire()  # refuses a second live writer of the run
+        if config.num_trials > record.num_trials:  # a resume that adds trials
+            record = add_trials(store, record, config.num_trials)
     except BaseException:
+        lease.release()  # a lease never taken is released quietly
         executor.close()
         raise
     try:
@@ -199,7 +211,13 @@ async def _run_pending(
             current = asyncio.current_task()
             assert current is not None
             running[current] = (task_id, trial)
-            result = await executor.run_episode(task_id, trial)
+            try:
+                result = await executor.run_episode(task_id, trial)
+            except StorageError as exc:  # e.g. the disk under the response cache is full
+                raise StorageError(
+                    f"{exc}; fix that (e.g. free disk space), then continue with: "
+                    f"tautrait run --resume {record.id}"
+                ) from exc
             del running[current]
             try:
                 store.save_episode(record.id, result)

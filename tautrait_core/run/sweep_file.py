@@ -27,7 +27,7 @@ import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -35,6 +35,9 @@ from tautrait_core.config.run_config import MOVED_TO_PLUGINS, RunConfig, run_con
 from tautrait_core.errors import SweepError, TautraitError, validation_problem
 from tautrait_core.files import read_text_file
 from tautrait_core.run.plugin_options import declared_run_options
+
+if TYPE_CHECKING:
+    from tautrait_core.run.prepared import PreparedRun
 
 RESERVED_KEYS = {
     "resume": "continue a sweep with: tautrait sweep --resume NAME",
@@ -201,24 +204,55 @@ def _prepare_point(
     source: str,
     errors: dict[str, None],
 ) -> SweepPoint | None:
-    from tautrait_core.run.prepared import prepare
-
     where = f"grid point {index} ({', '.join(f'{k}={_show(v)}' for k, v in values.items())})"
-    try:
-        config = RunConfig.model_validate({**base, **values, "run_name": f"{name}/{index}"})
-        prepared = prepare(config)
-    except ValidationError as exc:
-        for error in exc.errors():
-            key = str(error["loc"][0]) if error["loc"] else "?"
-            table = "grid" if key in values else "base"
-            at = f" at {where}" if table == "grid" else ""
-            errors[f"[{table}] {key}{at}: {validation_problem(error)}"] = None
-        return None
-    except TautraitError as exc:
-        errors[f"{where if values else '[base]'}: {exc}"] = None
+    place = where if values else "[base]"
+    settings = {**base, **values, "run_name": f"{name}/{index}"}
+    invalid: set[str] = set()
+    # a second try leaves the invalid settings out, so that the problems of the others
+    # (an unknown domain beside a bad num_trials) are listed too
+    for _attempt in range(2):
+        try:
+            config = RunConfig.model_validate(
+                {key: value for key, value in settings.items() if key not in invalid}
+            )
+            break
+        except ValidationError as exc:
+            if invalid:
+                return None
+            invalid = _note_invalid(exc, values, where, errors)
+        except TautraitError as exc:
+            errors[f"{place}: {exc}"] = None
+            return None
+    prepared = _record_problem(config, place, errors)
+    if prepared is None or invalid:
         return None
     episodes = len(prepared.task_ids) * prepared.config.num_trials
     return SweepPoint(index, values, prepared.config, episodes)
+
+
+def _note_invalid(
+    exc: ValidationError, values: dict[str, Any], where: str, errors: dict[str, None]
+) -> set[str]:
+    """Add each problem of ``exc`` to ``errors``; return the keys that have one."""
+    invalid = set()
+    for error in exc.errors():
+        key = str(error["loc"][0]) if error["loc"] else "?"
+        invalid.add(key)
+        table = "grid" if key in values else "base"
+        at = f" at {where}" if table == "grid" else ""
+        errors[f"[{table}] {key}{at}: {validation_problem(error)}"] = None
+    return invalid
+
+
+def _record_problem(config: RunConfig, where: str, errors: dict[str, None]) -> PreparedRun | None:
+    """``config`` prepared, or ``None`` after adding why it cannot be to ``errors``."""
+    from tautrait_core.run.prepared import prepare
+
+    try:
+        return prepare(config)
+    except TautraitError as exc:
+        errors[f"{where}: {exc}"] = None
+        return None
 
 
 def _show(value: Any) -> str:

@@ -29,6 +29,7 @@ from tautrait_core.store.database_file import (
 from tautrait_core.store.leases import STALE_STATUS, RunLease, is_live
 from tautrait_core.store.migrations import apply_migrations
 from tautrait_core.store.rows import episode_record, now, run_record
+from tautrait_core.store.run_names import only_run_of_sweep
 from tautrait_core.store.sqlite_failures import report_file_failure
 from tautrait_core.store.tables import (
     DiagnosisRecord,
@@ -113,26 +114,30 @@ class ResultStore:
 
     def get_run(self, run_id: str) -> RunRecord:
         """The run ``run_id`` (a unique prefix is enough), or the run named ``run_id``
-        (``--name``; a sweep names its runs ``SWEEP/POINT``); ``latest`` is the newest run."""
+        (``--name``; a sweep names its runs ``SWEEP/POINT``), or the only run of the sweep
+        named ``run_id``; ``latest`` is the newest run."""
         with self.session() as session:
             if run_id == "latest":
                 found = session.exec(select(RunRecord).order_by(RunRecord.id.desc())).first()  # type: ignore[union-attr]
                 if found is None:
                     raise RunNotFoundError(f"no runs yet in {self.path}")
-                return self._with_live_status([found])[0]
+                return self.with_live_status([found])[0]
             exact = session.get(RunRecord, run_id)
             if exact is not None:
-                return self._with_live_status([exact])[0]
+                return self.with_live_status([exact])[0]
             matches = session.exec(select(RunRecord).where(RunRecord.id.startswith(run_id))).all()  # type: ignore[union-attr]
             if not matches:
                 matches = session.exec(select(RunRecord).where(RunRecord.name == run_id)).all()
         if len(matches) == 1:
-            return self._with_live_status(matches)[0]
+            return self.with_live_status(matches)[0]
         if matches:
             raise RunNotFoundError(
                 f"run id or name {run_id!r} is ambiguous: "
                 f"{', '.join(m.id for m in matches[:5])}; give one of these ids"
             )
+        sweep_run = only_run_of_sweep(self, run_id)
+        if sweep_run is not None:
+            return sweep_run
         raise RunNotFoundError(
             f"no run {run_id!r} in {self.path}. List runs with: tautrait runs list"
         )
@@ -141,9 +146,9 @@ class ResultStore:
         """All runs, newest first."""
         with self.session() as session:
             records = list(session.exec(select(RunRecord).order_by(RunRecord.id.desc())).all())  # type: ignore[union-attr]
-        return self._with_live_status(records)
+        return self.with_live_status(records)
 
-    def _with_live_status(self, records: list[RunRecord]) -> list[RunRecord]:
+    def with_live_status(self, records: list[RunRecord]) -> list[RunRecord]:
         """The records, with status ``stale`` for runs marked ``running`` that no live
         process holds (killed, or gone without a word); the stored status is unchanged."""
         running = [record for record in records if record.status == "running"]

@@ -29,6 +29,10 @@ UNSOLICITED = "an answer nobody asked for"
 """The text of the extra answer :attr:`Act.EXTRA` leaves on the connection."""
 EXTRA_DELAY_S = 0.02
 """How long after its answer :attr:`Act.EXTRA` sends the unsolicited one."""
+TRICKLE_INTERVAL_S = 0.25
+"""How long :attr:`Act.TRICKLE` waits between the bytes of its answer."""
+HUGE_ERROR_BYTES = 50_000_000
+"""The length of the error message :attr:`Act.HUGE_ERROR` answers with."""
 
 
 class Act(Enum):
@@ -51,6 +55,10 @@ class Act(Enum):
     EXTRA = "extra"
     """The answer, then, once the client has had it, a second complete answer
     (:data:`UNSOLICITED`) on the now idle connection."""
+    TRICKLE = "trickle"
+    """The answer's headers, then its body one byte every :data:`TRICKLE_INTERVAL_S`."""
+    HUGE_ERROR = "huge-error"
+    """A ``500`` answer whose error message is :data:`HUGE_ERROR_BYTES` long."""
 
 
 class MisbehavingServer:
@@ -65,6 +73,8 @@ class MisbehavingServer:
     Attributes:
         bodies: Every request body received (parsed JSON), in order.
         hosts: The ``Host`` header of every request, in order.
+        authorizations: The ``Authorization`` header of every request ("" when it has
+            none), in order.
         targets: The target of every request (its path, or its whole URL when the server
             is used as a proxy), in order.
         connections: How many connections clients opened.
@@ -79,6 +89,7 @@ class MisbehavingServer:
         self.latency_s = latency_s
         self.bodies: list[Any] = []
         self.hosts: list[str] = []
+        self.authorizations: list[str] = []
         self.targets: list[str] = []
         self.connections = 0
         self.unsolicited = 0
@@ -150,6 +161,7 @@ class MisbehavingServer:
         with self._lock:
             self.bodies.append(json.loads(body or b"null"))
             self.hosts.append(headers.get("host", ""))
+            self.authorizations.append(headers.get("authorization", ""))
             self.targets.append(head.decode("latin-1").split(" ")[1])
             number = len(self.bodies)
             act = self._acts.popleft() if self._acts else self.default
@@ -163,7 +175,16 @@ class MisbehavingServer:
             writer.write(_answer_head(200, len(data)))
             await writer.drain()
             return False
-        if act is Act.NO_CONTENT:
+        if act is Act.TRICKLE:
+            writer.write(_answer_head(200, len(data)))
+            for byte in data:
+                await writer.drain()
+                await asyncio.sleep(TRICKLE_INTERVAL_S)
+                writer.write(bytes([byte]))
+        elif act is Act.HUGE_ERROR:
+            huge = json.dumps({"error": {"message": "e" * HUGE_ERROR_BYTES}}).encode()
+            writer.write(_answer_head(500, len(huge)) + huge)
+        elif act is Act.NO_CONTENT:
             writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
         elif act is Act.INFORMATIONAL:
             writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")

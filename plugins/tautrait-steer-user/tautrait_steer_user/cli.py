@@ -48,13 +48,27 @@ model_option = click.option(
 
 
 def require_local() -> None:
-    """Fail with the install hint unless torch, transformers and safetensors import."""
+    """Fail with the install hint unless torch, transformers and safetensors import; then
+    quiet transformers (see :func:`quiet_transformers`)."""
     try:
         import safetensors  # noqa: F401
         import torch  # noqa: F401
         import transformers  # noqa: F401
     except ImportError as exc:
         raise click.ClickException(f"{LOCAL_EXTRA_HINT} ({exc})") from exc
+    quiet_transformers()
+
+
+def quiet_transformers() -> None:
+    """No progress bars, notices or warnings from transformers (and the Hugging Face hub it
+    downloads through) in the commands' output: what a command has to say it prints."""
+    import warnings
+
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.set_verbosity_error()
+    transformers_logging.disable_progress_bar()
+    warnings.filterwarnings("ignore", module=r"(transformers|huggingface_hub)(\.|$)")
 
 
 def _scales(spec: str) -> tuple[float, float, float]:

@@ -103,3 +103,26 @@ def test_serve_runs_the_engine_asked_for(
     result = CliRunner().invoke(steer, [*arguments, "--engine", engine, "--max-context", "256"])
     assert result.exit_code == 0, result.output
     assert f"{shown}, up to 32 requests at once" in result.output and "stopped" in result.output
+
+
+def test_build_and_probe_print_no_transformers_output(tiny_model_dir: Path, tmp_path: Path) -> None:
+    """Loading the model prints no progress bar, notice or warning of transformers."""
+    require_local_extra()
+    import os
+    import subprocess
+
+    env = {**os.environ, "TAUTRAIT_LOAD_PLUGINS": "steer", "TAUTRAIT_HOME": str(tmp_path)}
+    commands = [
+        ["build", "--model", str(tiny_model_dir), "--out", str(tmp_path), "--layers", "1:3"],
+        ["probe", "--vectors", str(tmp_path), "--top", "1", "--trait", "impatience"],
+    ]
+    for arguments in commands:
+        done = subprocess.run(
+            [sys.executable, "-m", "tautrait_core", "steer", *arguments],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+        )
+        assert (done.returncode, done.stderr) == (0, ""), arguments
+        assert done.stdout

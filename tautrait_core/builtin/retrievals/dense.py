@@ -62,7 +62,7 @@ class DenseIndex:
 
 def check_embedding_model(model: str, api_base: str | None) -> None:
     """Refuse an embedding model that names no provider or lacks its key, before a run."""
-    from tautrait_core.llm.keys import apply_stored_keys, missing_keys, unknown_provider
+    from tautrait_core.llm.keys import keys_not_found, unknown_provider
 
     problem = unknown_provider(model, None, api_base)
     if problem is not None:
@@ -71,8 +71,7 @@ def check_embedding_model(model: str, api_base: str | None) -> None:
             "a litellm embedding model with --retrieval-model, or a server with "
             "--retrieval-api-base"
         )
-    apply_stored_keys()
-    missing = missing_keys(model, None, api_base)
+    missing = keys_not_found(model, None, api_base)
     if missing:
         raise ConfigError(
             f"the retrieval model {model!r} needs the environment variable {missing[0]}: "
