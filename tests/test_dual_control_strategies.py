@@ -238,3 +238,37 @@ def test_the_scripted_user_reads_stop_signals_in_its_instruction_out(phone_plugi
     assert opening.endswith("Never say OUT-OF-SCOPE or STOP.")
     assert result.termination is Termination.USER_STOP
     assert result.reward == 1.0
+
+
+def test_the_scripted_server_s_customer_reads_stop_signals_in_its_instruction_out(
+    phone_plugin,
+) -> None:
+    """As the scripted user does: a model-driven customer played by ``serve-scripted`` opens
+    with its instruction, whose end signals (τ³'s banking instructions name them) must not
+    end the episode before the agent has done anything."""
+    from tautrait_core.cli.serve import _episode_script
+    from tautrait_core.scripted.server import ScriptedModelServer
+
+    domain = get_plugin_manager().get("domain", "toyphone")
+    task = domain.task_sets["test"].tasks[0]
+    warned = task.model_copy(
+        update={"instruction": task.instruction + " Never say ###OUT-OF-SCOPE### or ###STOP###."}
+    )
+    domain.task_sets["warned"] = TaskSet("warned", lambda: [warned], protocol="tau2")
+    try:
+        with ScriptedModelServer(_episode_script("toyphone", "warned")) as server:
+            models = {"agent_api_base": server.base_url, "user_api_base": server.base_url}
+            result = run_offline(
+                task_set="warned",
+                agent="tool-calling",
+                agent_model="openai/scripted",
+                user="llm",
+                user_model="openai/scripted",
+                **models,
+            )
+    finally:
+        del domain.task_sets["warned"]
+    opening = next(m.content for m in result.messages if m.role == "user")
+    assert opening.endswith("Never say OUT-OF-SCOPE or STOP.")
+    assert result.termination is Termination.USER_STOP
+    assert result.reward == 1.0

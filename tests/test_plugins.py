@@ -246,7 +246,7 @@ def test_unknown_names_list_what_is_available() -> None:
     reset_plugin_manager()
     with pytest.raises(
         UnknownNameError,
-        match=r"unknown agent 'nope' \(available: a2a, act, few-shot, human, noop, oracle, oracle-plan, "
-        r"react, solo, tool-calling",
+        match=r"unknown agent 'nope' \(available: a2a, act, few-shot, human, noop, oracle, "
+        r"oracle-plan, react, solo, tool-calling",
     ):
         get_plugin_manager().get("agent", "nope")

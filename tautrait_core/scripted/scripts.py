@@ -38,7 +38,7 @@ from tautrait_core.grading.reward import gold_plan
 from tautrait_core.scripted.probes import PROBE_TEXT, CustomerProbe, group_key
 from tautrait_core.scripted.server import Failure, Reply, reply_text, reply_tool_call
 from tautrait_core.trait_mix import TRAITS
-from tautrait_core.types.messages import STOP_TOKEN, TAU2_GREETING
+from tautrait_core.types.messages import STOP_TOKEN, TAU2_GREETING, read_out
 from tautrait_core.types.task import RESPOND_ACTION, Action, Task
 
 
@@ -79,15 +79,17 @@ class GoldScript:
 
     @staticmethod
     def opening(task: Task) -> str:
-        """The task's instruction, as the user's first message says it."""
+        """The task's instruction on one line, as the customer's system prompt holds it."""
         return " ".join(task.instruction.split())
 
     def spoken_opening(self, task: Task) -> str:
-        """The user's first message for ``task``: its instruction, and its id when the probe
-        told it apart from tasks with the same instruction."""
+        """The user's first message for ``task``: its instruction read out (the end signals
+        it mentions end nothing), and its id when the probe told it apart from tasks with
+        the same instruction."""
+        said = read_out(self.opening(task))
         if self.probe is not None and task.id in self.probe.told_apart:
-            return f"{self.opening(task)} (task {task.id})"
-        return self.opening(task)
+            return f"{said} (task {task.id})"
+        return said
 
     def __call__(self, request: dict[str, Any]) -> Reply | Failure:
         """The answer to ``request``; a 400 (which clients do not retry) that says what
@@ -185,7 +187,7 @@ class GoldScript:
         if not replies:
             for task in self.tasks:
                 if " ".join(task.instruction.split()) in " ".join(system.split()):
-                    return reply_text(self.opening(task))
+                    return reply_text(read_out(self.opening(task)))
             return reply_text("I need help with something.")
         return reply_text(STOP_TOKEN)
 
@@ -221,7 +223,7 @@ class GoldScript:
         actions as tool calls each time the agent writes, ``Done.`` after their results,
         and the stop token once none remain. The customer's own turns are ``assistant``."""
         own = [m for m in messages if m.get("role") == "assistant" and _text(m) != PROBE_TEXT]
-        opening = self.opening(task)
+        opening = read_out(self.opening(task))
         if not any(opening in " ".join(_text(m).split()) for m in own):
             return reply_text(self.spoken_opening(task))
         if messages[-1].get("role") == "tool":

@@ -15,10 +15,21 @@ customer was transferred to a human."""
 OUT_OF_SCOPE_TOKEN = "###OUT-OF-SCOPE###"
 """With the τ² protocol, a user message containing this token ends the episode: the
 customer's situation does not cover what the conversation needs."""
+END_SIGNALS = (STOP_TOKEN, TRANSFER_TOKEN, OUT_OF_SCOPE_TOKEN)
+"""The tokens that end an episode when a customer message contains one."""
 TAU2_GREETING = "Hi! How can I help you today?"
 """The agent's fixed opening message with the τ² protocol."""
 NOOP_REPLY = "I am not able to do anything for you."
 """What the ``noop`` agent answers, every turn: it never calls a tool."""
+
+
+def read_out(text: str) -> str:
+    """``text`` as a customer reading it aloud says it: the end signals it mentions become
+    plain words (``STOP``), so reading an instruction never ends the episode (τ³'s banking
+    instructions tell the customer when not to use ``###OUT-OF-SCOPE###``)."""
+    for token in END_SIGNALS:
+        text = text.replace(token, token.strip("#"))
+    return text
 
 
 class ToolCall(BaseModel):

@@ -16,13 +16,7 @@ from tautrait_core.episode.context import EpisodeContext
 from tautrait_core.episode.trait_backend import TraitBackend
 from tautrait_core.episode.user import UserSimulator, UserTurn
 from tautrait_core.grading.gold import gold_actions, user_action_runs
-from tautrait_core.types.messages import (
-    OUT_OF_SCOPE_TOKEN,
-    STOP_TOKEN,
-    TRANSFER_TOKEN,
-    Message,
-    ToolCall,
-)
+from tautrait_core.types.messages import STOP_TOKEN, Message, ToolCall, read_out
 
 DONE_MESSAGE = "Done."
 """What the scripted customer says after its tool calls ran."""
@@ -48,12 +42,7 @@ class ScriptedUser(UserSimulator):
 
     async def start(self) -> str:
         self._stated = True
-        # the instruction is read out, not acted on: a stop signal it mentions (τ³'s
-        # banking tasks tell the customer when not to use one) must not end the episode
-        text = self.context.task.instruction.strip()
-        for token in (STOP_TOKEN, TRANSFER_TOKEN, OUT_OF_SCOPE_TOKEN):
-            text = text.replace(token, token.strip("#"))
-        return text
+        return read_out(self.context.task.instruction.strip())
 
     def load_history(self, history: list[Message]) -> None:
         """After a task's prior conversation the customer has not yet said what they want
