@@ -15,11 +15,9 @@ For each task set a scripted OpenAI-compatible server (``tautrait serve-scripted
 responder, ``_episode_script``, in its own process) plays both LLMs: the tool-calling agent
 makes the gold calls, the llm user reads the instruction and stops. Tasks whose τ³ grade has
 NL assertions need a judge; the same server answers requests for model ``judge`` with every
-expected outcome met (τ³'s golden stub), so those episodes are scored too. The scripted user
-opens with the task's instruction, so a task whose instruction itself holds a token that
-ends the conversation (``###STOP###``: 43 of banking_knowledge's, ``###OUT-OF-SCOPE###``: 1)
-would end after one step and fail; such tasks are left out (column ``left out``), so that
-every measured episode is a whole gold episode that passes.
+expected outcome met (τ³'s golden stub), so those episodes are scored too. Every measured
+episode is a whole gold episode that passes (the customer reads end signals its instruction
+mentions out, as 44 of banking_knowledge's instructions do).
 
 Every measured run is ``tautrait_core.run.runner.execute`` (what ``tautrait run`` calls, as
 ``bench/throughput.py`` measures it) of ``--agent tool-calling --user llm`` in a fresh child
@@ -91,7 +89,6 @@ def cell(spec: dict[str, Any]) -> dict[str, Any]:
     from tautrait_core.domain.task_sets import resolve_task_set
     from tautrait_core.plugins import lookup
     from tautrait_core.run.runner import execute
-    from tautrait_core.types.messages import OUT_OF_SCOPE_TOKEN, STOP_TOKEN, TRANSFER_TOKEN
 
     tasks = resolve_task_set(lookup("domain", spec["domain"]), spec["task_set"]).tasks
     chosen = spec["task_ids"]
@@ -101,9 +98,7 @@ def cell(spec: dict[str, Any]) -> dict[str, Any]:
     elif chosen is not None:  # τ ids -> indices into the task set
         ids = [task.id for task in tasks]
         indices = [ids.index(task_id) for task_id in chosen]
-    ending = (STOP_TOKEN, TRANSFER_TOKEN, OUT_OF_SCOPE_TOKEN)
-    kept = [i for i in indices if not any(t in (tasks[i].instruction or "") for t in ending)]
-    extra: dict[str, Any] = {"task_ids": kept}
+    extra: dict[str, Any] = {"task_ids": indices}
     if spec["retrieval"]:
         extra["retrieval"] = spec["retrieval"]
     url, model = spec["url"], "openai/scripted"
@@ -129,7 +124,6 @@ def cell(spec: dict[str, Any]) -> dict[str, Any]:
     cpu = time.process_time() - cpu_started
     results = report.results
     return {
-        "left_out": len(indices) - len(kept),
         "episodes": len(results),
         "passed": sum(1 for r in results if r.reward == 1.0),
         "errors": sum(1 for r in results if r.error),
@@ -264,7 +258,7 @@ def main() -> None:
             for server in servers:
                 server.terminate()
     print(
-        f"{'task set':<22} {'conc':>4} {'left out':>8} {'episodes':>8} {'pass':>5} {'err':>4} "
+        f"{'task set':<22} {'conc':>4} {'episodes':>8} {'pass':>5} {'err':>4} "
         f"{'calls/ep':>8} {'cpu ms/ep':>10} {'wall ms/ep':>10} {'wall s':>7} "
         f"{'server ms/ep':>12}"
     )
@@ -280,7 +274,7 @@ def main() -> None:
             passed = min(r["passed"] for r in runs)  # the worst of the repeats
             errors = max(r["errors"] for r in runs)
             print(
-                f"{label:<22} {level:>4} {runs[0]['left_out']:>8} {episodes:>8} {passed:>5} "
+                f"{label:<22} {level:>4} {episodes:>8} {passed:>5} "
                 f"{errors:>4} {runs[0]['calls'] / episodes:>8.1f} {cpu:>10.1f} "
                 f"{wall:>10.1f} {statistics.median(r['wall_s'] for r in runs):>7.2f} "
                 f"{served:>12.1f}"
