@@ -159,3 +159,19 @@ def test_view_outside_a_terminal_says_what_to_use_instead(results_db: Path) -> N
         "Error: tautrait view needs an interactive terminal; in scripts use "
         "tautrait report RUN --tasks and tautrait show RUN --task N"
     ]
+
+
+def test_view_keeps_run_ids_whole_and_headings_on_one_line(
+    start_view: Callable[..., Terminal], toy_plugin: object, results_db: Path
+) -> None:
+    traits = "impatience=high,confusion=high,skepticism=high,incoherence=high"
+    long = ["run", "--domain", "toylib", "--agent", "oracle", "--traits", traits]
+    assert CliRunner().invoke(cli, [*long, "--results-db", str(results_db)]).exit_code == 0
+    ids = [record.id for record in ResultStore(results_db).list_runs()]
+    terminal = start_view()
+    runs = terminal.wait_for("Runs (1-3 of 3)", "open run")
+    assert all(f" {run_id} " in runs for run_id in ids)  # typed into report or show
+    assert "pass/fail/err" in runs
+    terminal.type("1")
+    episodes = terminal.wait_for(": 3 episodes (1-3 of 3)", "b: runs").splitlines()
+    assert episodes[1].startswith("toylib/test  agent oracle") and episodes[2].startswith("#")

@@ -92,7 +92,10 @@ class RunBrowser:
         self.out.clear()
         self.out.print(Text(visible(title), style="bold"), overflow="ellipsis", no_wrap=True)
         for item in body:
-            self.out.print(item)
+            if isinstance(item, Text):  # one line: rich wraps a Text unless print says not to
+                self.out.print(item, overflow="ellipsis", no_wrap=True)
+            else:
+                self.out.print(item)
 
     def runs(self) -> Screen:
         """The screen listing the stored runs."""
@@ -100,18 +103,23 @@ class RunBrowser:
         page = Page(len(records), self.list_size())
 
         def screen() -> Screen | None:
-            shown = records[page.first : page.last]
-            table = _table(("#", "run", "domain/task set", "agent", "traits", "pass/fail/err"))
-            for number, record in enumerate(shown, page.first + 1):
-                counts = self.store.episode_counts(record.id)
-                table.add_row(
+            heads = ("#", "run", "domain/task set", "agent", "traits", "pass/fail/err")
+            rows = [
+                (
                     str(number),
                     record.id,
                     visible(f"{record.domain}/{record.task_set}"),
                     visible(record.agent),
                     visible(record.traits),
-                    f"{counts['pass']}/{counts['fail']}/{counts['error']}",
+                    "{pass}/{fail}/{error}".format(**self.store.episode_counts(record.id)),
                 )
+                for number, record in enumerate(records[page.first : page.last], page.first + 1)
+            ]
+            # the run id and the counts stay whole: an id is typed into report or show
+            widths = fit_widths(heads, rows, {0, 1, 5}, self.out.size.width)
+            table = _table(heads, widths)
+            for row in rows:
+                table.add_row(*row)
             self.show(f"Runs ({page.where()}) in {self.store.path}", [table])
             answer = self.ask("number: open run   n/p: next/previous page   q: quit")
             if answer.isdigit() and 1 <= int(answer) <= len(records):
@@ -143,7 +151,7 @@ class RunBrowser:
             which = " failed or errored" if failed_only else ""
             title = f"Run {record.id}: {count} episodes{which} ({page.where()})"
             heading = _line(run_heading(record).removeprefix(f"Run {record.id}  "))
-            self.show(title, [heading, table])
+            self.show(title, [heading, table])  # the heading is cut to one line
             toggle = "all episodes" if failed_only else "failed only"
             answer = self.ask(f"number: open   f: {toggle}   n/p: page   b: runs   q: quit")
             if answer.isdigit() and 1 <= int(answer) <= len(results):
@@ -241,14 +249,37 @@ def _line(text: str) -> RenderableType:
     return Text(visible(text), overflow="ellipsis", no_wrap=True)
 
 
-def _table(columns: Sequence[str]) -> Table:
-    """A borderless table of one-line rows (long cells end in an ellipsis)."""
+def _table(columns: Sequence[str], widths: Sequence[int] | None = None) -> Table:
+    """A borderless table of one-line rows (long cells end in an ellipsis); ``widths``,
+    when given, are the columns' widths (two spaces separate columns)."""
     from rich import box
     from rich.table import Column, Table
 
     return Table(
-        *(Column(name, no_wrap=True, overflow="ellipsis") for name in columns),
-        box=box.SIMPLE_HEAD,
+        *(
+            Column(name, no_wrap=True, overflow="ellipsis", width=widths[i] if widths else None)
+            for i, name in enumerate(columns)
+        ),
+        box=box.SIMPLE_HEAD,  # a space between columns, after one or two of padding
+        padding=(0, 1, 0, 0) if widths else (0, 1),
         show_edge=False,
         pad_edge=False,
     )
+
+
+def fit_widths(
+    heads: Sequence[str], rows: Sequence[Sequence[str]], whole: set[int], room: int
+) -> list[int]:
+    """Widths for the columns of :func:`_table` within ``room`` columns: those in
+    ``whole`` (indexes) as wide as their widest cell or head, the rest sharing what is
+    left, narrow ones first, so that only the widest are cut."""
+    natural = [
+        max(len(text) for text in (head, *(row[i] for row in rows))) for i, head in enumerate(heads)
+    ]
+    left = room - 2 * (len(heads) - 1) - sum(natural[i] for i in whole)
+    widths = list(natural)
+    flexible = sorted((i for i in range(len(heads)) if i not in whole), key=natural.__getitem__)
+    for place, i in enumerate(flexible):
+        widths[i] = max(1, min(natural[i], left // (len(flexible) - place)))
+        left -= widths[i]
+    return widths
