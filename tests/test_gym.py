@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -250,3 +251,35 @@ def test_an_episode_failing_inside_reset_raises_from_reset(toy_plugin) -> None:
             env.reset(seed=0)
     assert env.result is not None and env.result.outcome.value == "error"
     env.close()
+
+
+EXIT_WITHOUT_CLOSE = """
+import sys
+from pathlib import Path
+from tests.plugins import toy_library
+from tautrait_core.plugins import get_plugin_manager
+from tautrait_core.gym import AgentEnv, EpisodeError
+
+get_plugin_manager().register(toy_library, name="toy_library")
+env = AgentEnv(domain="toylib", user="llm", user_model="openai/scripted-user",
+               user_api_base=sys.argv[1], max_retries=0, today="2026-01-05")
+try:
+    env.reset(seed=0)
+    print("reset")
+except EpisodeError:
+    print("EpisodeError")
+"""
+
+
+@pytest.mark.parametrize("fails", [False, True], ids=["episode-running", "reset-failed"])
+def test_python_exits_quietly_with_an_environment_never_closed(toy_plugin, fails: bool) -> None:
+    from tautrait_core.scripted.server import Failure
+
+    script = StrategyScript(toy_plugin.TASKS, ["transfer_to_librarian"])
+    with ScriptedModelServer((lambda request: Failure(400)) if fails else script) as server:
+        done = subprocess.run(
+            [sys.executable, "-c", EXIT_WITHOUT_CLOSE, server.base_url],
+            capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[1],
+        )  # fmt: skip
+    assert done.stdout.split() == ["EpisodeError" if fails else "reset"]
+    assert done.stderr == ""  # no 'Unclosed client session', no traceback of the episode

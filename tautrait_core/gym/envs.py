@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import weakref
 from typing import Any, ClassVar, Literal
 
 import gymnasium
@@ -89,6 +90,9 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
             today = dt.date.fromisoformat(today)
         self.today = today or dt.date.today()
         self._loop = asyncio.new_event_loop()
+        # closed by close(), else when the environment is collected or Python exits: an
+        # episode left running or an open HTTP session would otherwise print tracebacks
+        self._shut = weakref.finalize(self, shut_loop, self._loop)
         self._handoff: Handoff | None = None
         self.context: EpisodeContext | None = None
         self.result: EpisodeResult | None = None
@@ -157,16 +161,7 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
     def close(self) -> None:
         """Stop a running episode and close the event loop."""
         self._stop_episode()
-        if self._loop.is_closed():
-            return
-        # as asyncio.run does: end what model clients left running (litellm's logging worker)
-        pending = asyncio.all_tasks(self._loop)
-        for task in pending:
-            task.cancel()
-        if pending:
-            self._loop.run_until_complete(asyncio.wait(pending))
-        self._loop.run_until_complete(self._loop.shutdown_asyncgens())
-        self._loop.close()
+        self._shut()
 
     def _stop_episode(self) -> None:
         if self._handoff is not None:
@@ -200,6 +195,20 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
 
     def _observation(self, view: Any) -> dict[str, str]:
         raise NotImplementedError
+
+
+def shut_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Close an environment's event loop as ``asyncio.run`` does: cancel what still runs
+    (an episode, litellm's logging worker), close async generators (the HTTP session)."""
+    if loop.is_closed():
+        return
+    pending = asyncio.all_tasks(loop)
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.wait(pending))
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
 
 
 class AgentEnv(EpisodeEnv):
