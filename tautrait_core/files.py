@@ -85,7 +85,7 @@ def read_text_file(path: Path, error: type[Exception], what: str, fix: str = "")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        problem = f"{what} is not UTF-8 text (invalid byte at offset {exc.start})"
+        problem = f"{what} is not UTF-8 text (byte {exc.start} is invalid)"
         raise error(_message(path, problem, fix)) from exc
     return text.replace("\r\n", "\n").replace("\r", "\n")  # as Python's text mode reads
 
@@ -104,8 +104,16 @@ def read_json_file(path: Path, error: type[Exception], what: str, fix: str = "")
     except RecursionError as exc:
         raise error(_message(path, f"{what} is nested too deeply to parse", fix)) from exc
     except ValueError as exc:
-        problem = "empty" if not text.strip() else f"not valid JSON ({exc})"
+        problem = "empty" if not text.strip() else f"not valid JSON ({json_position(exc)})"
         raise error(_message(path, f"{what} is {problem}", fix)) from exc
+
+
+def json_position(exc: ValueError) -> str:
+    """Where JSON parsing failed, short: ``line 3 column 7`` (the reason, e.g. an
+    unterminated string, would take a message past 80 columns)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"line {exc.lineno} column {exc.colno}"
+    return str(exc)
 
 
 @contextmanager

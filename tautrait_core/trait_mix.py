@@ -108,9 +108,7 @@ class TraitMix(BaseModel):
         Raises:
             TraitError: the file cannot be read, is not UTF-8 JSON, or is not a trait mix.
         """
-        data = read_json_file(
-            path, TraitError, "the traits file", 'write e.g. {"impatience": "high"}'
-        )
+        data = read_json_file(path, TraitError, "the traits file")  # one line, 80 columns
         try:
             return cls.from_trait_dict(data)
         except TraitError as exc:

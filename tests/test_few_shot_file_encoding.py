@@ -68,4 +68,4 @@ def test_the_command_line_reports_a_non_utf8_few_shot_file_without_a_traceback(
     )
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert f"Error: {path}: the few-shot file is not UTF-8 text" in result.output
+    assert f"Error: {path}: the --few-shot-file is not UTF-8 text" in result.output

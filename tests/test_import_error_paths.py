@@ -200,6 +200,6 @@ def test_imported_data_damaged_since_is_one_line_naming_it(
     lines = [line for line in result.output.splitlines() if line.startswith("Error")]
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert lines == [
-        f"Error: {books}: the toyup data file is not valid JSON (Expecting value: line 1 "
-        "column 10 (char 9)); import it again: tautrait import tau-trait PATH_TO_CHECKOUT"
+        f"Error: {books}: the toyup data file is not valid JSON (line 1 column 10); "
+        "import it again: tautrait import tau-trait PATH_TO_CHECKOUT"
     ], result.output

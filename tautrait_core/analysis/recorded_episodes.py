@@ -107,13 +107,12 @@ def _load_file(path: Path, domain: str | None, task_set: str | None) -> LoadedSo
     from tautrait_core.interchange.result_import import domain_from_file_name
     from tautrait_core.plugins import get_plugin_manager
 
+    episodes = file_episodes(path)  # a damaged file is named as such, whatever its domain
     domain = domain or domain_from_file_name(path, get_plugin_manager().names("domain"))
     if domain is None:
         raise ConfigError(
-            f"cannot tell which domain {path.name} belongs to: pass --domain "
-            "(installed domains: tautrait plugins)"
+            f"cannot tell the domain of {path.name}: pass --domain (see tautrait plugins)"
         )
-    episodes = file_episodes(path)
     if task_set is None and domain in get_plugin_manager().names("domain"):
         found = get_plugin_manager().get("domain", domain)
         embedded = {e.result.task_id: e.task.instruction for e in episodes if e.task}

@@ -166,8 +166,7 @@ def test_a_broken_tau3_task_file_is_named_in_one_line(imported_banking: Path) ->
     assert result.exit_code != 0
     (line,) = result.output.strip().splitlines()
     assert line.startswith("Error: ") and line.endswith(
-        "task_001.json: the τ³ task file is not valid JSON (Expecting property name enclosed "
-        "in double quotes: line 1 column 2 (char 1))"
+        "task_001.json: the τ³ task file is not valid JSON (line 1 column 2)"
     )  # the core's reader, as `tautrait import tau2` reads the folder
 
 

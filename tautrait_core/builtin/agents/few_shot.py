@@ -48,13 +48,15 @@ def load_demonstrations(path: str | Path) -> list[str]:
     file = Path(path)
     if not file.is_file():
         raise ConfigError(f"few-shot file {file} not found: {FIX}")
-    return list(_read(str(file.resolve()), file.stat().st_mtime_ns))
+    return list(_read(str(file.resolve()), file.stat().st_mtime_ns, str(file)))
 
 
 @lru_cache(maxsize=8)
-def _read(path: str, mtime_ns: int) -> tuple[str, ...]:
+def _read(resolved: str, mtime_ns: int, path: str) -> tuple[str, ...]:
+    """The displays of the file ``path`` (``resolved`` and ``mtime_ns`` key the cache),
+    named in errors as the user gave it."""
     displays: list[str] = []
-    text = read_text_file(Path(path), ConfigError, "the few-shot file", FIX)
+    text = read_text_file(Path(path), ConfigError, "the --few-shot-file")
     # split on newlines only (as reading line by line does): JSON strings may hold U+2028
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
@@ -66,7 +68,8 @@ def _read(path: str, mtime_ns: int) -> tuple[str, ...]:
                 f"few-shot file {path} line {number}: nested too deeply to parse; {FIX}"
             ) from exc
         except ValueError as exc:
-            raise ConfigError(f"few-shot file {path} line {number}: not JSON ({exc})") from exc
+            column = f" (column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+            raise ConfigError(f"few-shot file {path} line {number}: not JSON{column}") from exc
         display = record.get(DISPLAY_FIELD) if isinstance(record, dict) else None
         if not isinstance(display, str) or not display.strip():
             raise ConfigError(
