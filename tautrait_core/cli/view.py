@@ -25,8 +25,7 @@ def view(run_id: str | None, results_db: Path | None) -> None:
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise click.ClickException(
-            "tautrait view needs an interactive terminal; in scripts use "
-            "tautrait report RUN --tasks and tautrait show RUN --task N"
+            "tautrait view needs a terminal; in scripts: tautrait report RUN --tasks"
         )
     store = open_store(results_db)
     if run_id is not None:
