@@ -92,7 +92,9 @@ def test_resume_of_a_live_run_is_refused_and_of_a_killed_one_allowed(
             site, "run", "--resume", run_id, "--results-db", str(database), TAUTRAIT_HOME=str(home)
         )
         assert second.returncode == 1, second.stderr
-        assert f"run {run_id} is being written by process {process.pid}" in second.stderr
+        assert second.stderr.splitlines() == [
+            f"Error: run {run_id} is being written by process {process.pid}: wait for it"
+        ]  # one line within 80 columns (was 270: since when, why, how to stop it)
         assert "Traceback" not in second.stderr
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)

@@ -94,15 +94,13 @@ class RunLease:
                 (self.run_id,),
             ).fetchone()
             if row is not None:
-                pid, host, since, expires_at = row
+                pid, host, _since, expires_at = row
                 ours = pid == self.pid and host == self.host and key not in _held
                 if is_live(pid, host, expires_at) and not ours:
                     connection.execute("ROLLBACK")
-                    raise RunBusyError(
-                        f"run {self.run_id} is being written by process {pid} on {host} "
-                        f"(since {since}); two writers would overwrite each other's results. "
-                        f"Wait for it to finish, or stop it (Ctrl-C, or kill {pid}) and then "
-                        f"continue with: tautrait run --resume {self.run_id}"
+                    where = "" if host == self.host else f" on {host}"
+                    raise RunBusyError(  # one line, within 80 columns on this machine
+                        f"run {self.run_id} is being written by process {pid}{where}: wait for it"
                     )
             connection.execute(
                 "INSERT OR REPLACE INTO run_leases (run_id, pid, host, acquired_at, expires_at) "
