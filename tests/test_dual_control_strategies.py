@@ -272,3 +272,27 @@ def test_the_scripted_server_s_customer_reads_stop_signals_in_its_instruction_ou
     assert opening.endswith("Never say OUT-OF-SCOPE or STOP.")
     assert result.termination is Termination.USER_STOP
     assert result.reward == 1.0
+
+
+def test_serve_scripted_plays_the_solo_agent(phone_plugin) -> None:
+    """``tautrait serve-scripted --domain D`` answers ``--solo --agent solo`` too (it
+    recognised no customer's opening: every episode was an infrastructure error)."""
+    from tautrait_core.scripted.scripts import StrategyScript
+    from tautrait_core.scripted.server import ScriptedModelServer
+
+    domain = phone_plugin.build_domain()
+    tasks = domain.task_sets["test"].tasks
+    with ScriptedModelServer(StrategyScript(tasks, tau2=True)) as server:
+        report = execute(
+            RunConfig(
+                domain="toyphone",
+                agent="solo",
+                solo=True,
+                agent_model="openai/scripted",
+                agent_api_base=server.base_url,
+                retry_base_s=0.01,
+                timeout_s=5,
+            )
+        )
+    assert [r.outcome.value for r in report.results] == ["pass"] * len(tasks)
+    assert {r.termination for r in report.results} == {Termination.AGENT_STOP}

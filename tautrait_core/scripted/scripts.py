@@ -17,6 +17,7 @@ results are in, and stops when none remain. The agent makes its gold actions one
 at a time, asks the customer for theirs when their turn comes, then states the task's
 ``communicate_info``. Where tasks share an instruction, a :class:`CustomerProbe` tells them
 apart: the customer first looks at their own side, then names its task in its opening.
+The ``solo`` agent (no customer) is played by :mod:`tautrait_core.scripted.solo`.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from tautrait_core.grading.gold import (
 from tautrait_core.grading.reward import gold_plan
 from tautrait_core.scripted.probes import PROBE_TEXT, CustomerProbe, group_key
 from tautrait_core.scripted.server import Failure, Reply, reply_text, reply_tool_call
+from tautrait_core.scripted.solo import solo_task, solo_turn
 from tautrait_core.trait_mix import TRAITS
 from tautrait_core.types.messages import STOP_TOKEN, TAU2_GREETING, read_out
 from tautrait_core.types.task import RESPOND_ACTION, Action, Task
@@ -155,6 +157,9 @@ class GoldScript:
 
     def agent_turn(self, messages: list[dict[str, Any]]) -> Reply:
         """The next gold action as a tool call, then the final answer."""
+        solo = solo_task(self.tasks, _text(messages[0])) if messages else None
+        if solo is not None:
+            return solo_turn(solo, messages)
         if self.tau2:
             return self.tau2_agent_turn(messages)
         task = self._task_for_agent(messages)
