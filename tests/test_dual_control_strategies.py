@@ -296,3 +296,9 @@ def test_serve_scripted_plays_the_solo_agent(phone_plugin) -> None:
         )
     assert [r.outcome.value for r in report.results] == ["pass"] * len(tasks)
     assert {r.termination for r in report.results} == {Termination.AGENT_STOP}
+
+
+def test_the_solo_agent_without_solo_mode_says_to_add_it(phone_plugin, monkeypatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # was: the user model's missing key
+    with pytest.raises(ConfigError, match=r"^agent 'solo' works without a customer: add --solo$"):
+        execute(RunConfig(domain="toyphone", agent="solo", agent_model="openai/x"))

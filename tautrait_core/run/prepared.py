@@ -80,6 +80,8 @@ def prepare(config: RunConfig) -> PreparedRun:
     config, retrieval_class = choose_retrieval(config, domain)
     agent, user = config.agent, config.user
     agent_class = manager.get("agent", agent.strategy)
+    if getattr(agent_class, "solo_only", False) and not config.solo:
+        raise ConfigError(f"agent {agent.strategy!r} works without a customer: add --solo")
     if user.strategy is None:
         plays_user = agent_class.needs_model and not config.solo
         default = getattr(agent_class, "default_user", None)

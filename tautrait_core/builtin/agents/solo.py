@@ -43,6 +43,8 @@ class SoloAgent(ToolCallingAgent):
     name = "solo"
     description = "works the task's ticket alone with both sides' tools (needs --solo)"
     works_solo = True
+    solo_only = True
+    """Without ``--solo`` it is refused before the run (it has no way to talk to a customer)."""
 
     def __init__(self, context: EpisodeContext) -> None:
         super().__init__(context)
