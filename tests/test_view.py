@@ -175,3 +175,19 @@ def test_view_keeps_run_ids_whole_and_headings_on_one_line(
     terminal.type(next(line.split()[0] for line in runs.splitlines() if long_run in line))
     episodes = terminal.wait_for(": 3 episodes (1-3 of 3)", "b: runs").splitlines()
     assert episodes[1].startswith("toylib/test  agent oracle") and episodes[2].startswith("#")
+
+
+def test_view_of_a_database_without_runs_says_so(isolated_home: Path, tmp_path: Path) -> None:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    empty = tmp_path / "empty.db"
+    ResultStore(empty)  # a results database holding no run
+    view = [sys.executable, "-m", "tautrait_core", "view", "--results-db", str(empty)]
+    env = f"TAUTRAIT_HOME={shlex.quote(str(isolated_home))} TAUTRAIT_LOAD_PLUGINS= TERM=xterm"
+    command = f"cd {shlex.quote(str(ROOT))} && env {env} {shlex.join(view)}"
+    terminal = Terminal(command + "; echo VIEW-EXIT $?; sleep 600", f"tautrait-empty-{os.getpid()}")
+    try:
+        screen = terminal.wait_for("VIEW-EXIT 1")  # was: an empty table waiting for a number
+        assert f"Error: no runs yet in {empty}" in screen.replace("\n", "")
+    finally:
+        terminal.close()

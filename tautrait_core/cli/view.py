@@ -28,6 +28,8 @@ def view(run_id: str | None, results_db: Path | None) -> None:
             "tautrait view needs a terminal; in scripts: tautrait report RUN --tasks"
         )
     store = open_store(results_db)
+    if run_id is None and not store.list_runs():  # an empty list would wait for a number
+        raise click.ClickException(f"no runs yet in {store.path}")
     if run_id is not None:
         run_id = library_call(store.get_run, run_id).id
     browse(store, run_id)
