@@ -188,3 +188,18 @@ def test_a_run_of_the_a2a_agent_without_its_url_is_refused_in_one_line(toy_plugi
     )
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "--agent-url 'localhost:9999' is not an http(s) URL" in result.output
+
+
+def test_a_url_where_no_agent_card_is_found_is_an_error_rerun_on_resume(toy_plugin) -> None:
+    """A wrong --agent-url that reaches some other server (here the model server: HTTP
+    404 for the agent card) measured no agent: errors to re-run, not the agent's 0s."""
+    script = GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])
+    with ScriptedModelServer(script) as server:
+        report = execute(a2a_config(server, server.base_url, domain="toylib"))
+        assert {r.outcome for r in report.results} == {Outcome.ERROR}
+        assert report.results[0].error == (
+            f"agent: no agent answers at {server.base_url}: its agent card is not found (HTTP 404)"
+        )
+        with example_agent(server) as agent_url:
+            resumed = execute(a2a_config(server, agent_url, domain="toylib", resume=report.run.id))
+    assert [r.outcome for r in resumed.results] == [Outcome.PASS] * 3

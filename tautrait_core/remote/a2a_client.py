@@ -91,6 +91,10 @@ class A2ASession:
         except Exception as exc:
             if unreachable(exc):
                 raise AgentUnreachable(f"no agent answers at {self.url}: {exc}") from exc
+            if getattr(exc, "status_code", None) == 404:  # a server, but no agent there
+                raise AgentUnreachable(
+                    f"no agent answers at {self.url}: its agent card is not found (HTTP 404)"
+                ) from exc
             raise RemoteAgentError(f"no usable agent card at {self.url}: {exc}") from exc
         config = ClientConfig(streaming=card.capabilities.streaming, httpx_client=self._http)
         self._client = ClientFactory(config).create(card)
