@@ -217,3 +217,16 @@ def test_bm25_without_its_extra_says_how_to_install_it(
         "BM25 retrieval needs rank-bm25, which is not installed; install it with: "
         "pip install 'tautrait-core[retrieval]'"
     )
+
+
+def test_report_names_the_retrieval_of_the_run(
+    knowledge_plugin: object, tautrait_home: Path
+) -> None:
+    """Runs of one domain with different retrievals are told apart in report and view."""
+    chosen = run_cli("--domain", "toyknow", "--retrieval", "grep_only")
+    assert chosen.exit_code == 0, chosen.output
+    report = CliRunner().invoke(cli, ["report", json.loads(chosen.output)["run_id"]])
+    assert "retrieval grep_only" in report.output.split("Episodes:")[0]  # the heading
+    plain = run_cli("--domain", "toylib")
+    report = CliRunner().invoke(cli, ["report", json.loads(plain.output)["run_id"]])
+    assert "retrieval" not in report.output  # a domain without documents has none

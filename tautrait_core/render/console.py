@@ -199,9 +199,11 @@ def run_heading(record: RunRecord) -> str:
     """``Run ID  domain/task set  agent ...  user ...  traits ...``."""
     agent, user, traits = run_sides(run_columns(record))
     name = f"  name {record.name}" if record.name else ""
+    retrieval = (record.config or {}).get("retrieval")  # stored for knowledge-base domains
+    searched = f"  retrieval {retrieval}" if isinstance(retrieval, str) else ""
     return (
         f"Run {record.id}  {record.domain}/{record.task_set}  agent {agent}  user {user}  "
-        f"traits {traits}{name}"
+        f"traits {traits}{searched}{name}"
     )
 
 
