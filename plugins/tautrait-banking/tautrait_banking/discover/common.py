@@ -67,3 +67,46 @@ def four_digits(value: Any) -> bool:
     """Whether ``value`` reads as exactly four digits."""
     text = str(value)
     return len(text) == 4 and text.isdigit()
+
+
+def card_state_problem(
+    card_id: str,
+    status: Any,
+    allowed: tuple[str, ...],
+    done: str,
+    already: tuple[str, str] | None = None,
+) -> str | None:
+    """Why τ³ refuses to leave debit card ``card_id``, now ``status``, ``done`` (``None``:
+    it may): the card is already in ``already``'s ``(status, word)``, or not ``allowed``."""
+    if already is not None and status == already[0]:
+        return f"Error: Debit card '{card_id}' is already {already[1]}."
+    if status not in allowed:
+        return (
+            f"Error: Debit card '{card_id}' cannot be {done}. Current status: {status}. Only "
+            f"{' or '.join(allowed)} cards can be {done}."
+        )
+    return None
+
+
+def closed_link_problem(bank: Bank, card: dict[str, Any], done: str) -> str | None:
+    """Why τ³ refuses to leave ``card`` ``done`` when its checking account is no longer open
+    (``None``: it is open, or the card has none)."""
+    account_id = card.get("account_id")
+    account = bank.get("accounts", account_id) if account_id else None
+    if account is not None and account.get("status") != "OPEN":
+        return (
+            f"Error: The linked checking account '{account_id}' is no longer open. Card cannot "
+            f"be {done}."
+        )
+    return None
+
+
+def pin_status_problem(card: dict[str, Any], verb: str, done: str) -> str | None:
+    """Why τ³ refuses to ``verb`` the PIN of ``card`` (``done`` in its text) when the card
+    is not ACTIVE (``None``: it is)."""
+    if card.get("status") != "ACTIVE":
+        return (
+            f"Error: Cannot {verb} PIN. Card status is {card.get('status')}. Only ACTIVE cards "
+            f"can have their PIN {done}."
+        )
+    return None

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from tautrait_banking.discover.common import four_digits, pin_problem, title
+from tautrait_banking.discover.common import (
+    card_state_problem,
+    closed_link_problem,
+    four_digits,
+    pin_problem,
+    pin_status_problem,
+    title,
+)
 from tautrait_banking.store import TODAY, Bank
 from tautrait_banking.tools import agent_tool
 from tautrait_core import EpisodeDB
@@ -29,11 +36,9 @@ def close_debit_card_4721(db: EpisodeDB, card_id: str, reason: str) -> str:
     if card is None:
         return f"Error: Debit card '{card_id}' not found."
     status = card.get("status")
-    if status not in ("ACTIVE", "PENDING"):
-        return (
-            f"Error: Debit card '{card_id}' cannot be closed. Current status: {status}. Only "
-            "ACTIVE or PENDING cards can be closed."
-        )
+    problem = card_state_problem(card_id, status, ("ACTIVE", "PENDING"), "closed")
+    if problem:
+        return problem
     card.update(status="CLOSED", closed_date=TODAY, closure_reason=why)
     bank.put("debit_cards", card_id, card)
     lines = [
@@ -74,14 +79,11 @@ def freeze_debit_card_3892(db: EpisodeDB, card_id: str) -> str:
     card = bank.get("debit_cards", card_id)
     if card is None:
         return f"Error: Debit card '{card_id}' not found."
-    status = card.get("status")
-    if status == "FROZEN":
-        return f"Error: Debit card '{card_id}' is already frozen."
-    if status != "ACTIVE":
-        return (
-            f"Error: Debit card '{card_id}' cannot be frozen. Current status: {status}. Only "
-            "ACTIVE cards can be frozen."
-        )
+    problem = card_state_problem(
+        card_id, card.get("status"), ("ACTIVE",), "frozen", already=("FROZEN", "frozen")
+    )
+    if problem:
+        return problem
     card.update(status="FROZEN", frozen_date=TODAY)
     bank.put("debit_cards", card_id, card)
     return (
@@ -102,21 +104,11 @@ def unfreeze_debit_card_3893(db: EpisodeDB, card_id: str) -> str:
     card = bank.get("debit_cards", card_id)
     if card is None:
         return f"Error: Debit card '{card_id}' not found."
-    status = card.get("status")
-    if status == "ACTIVE":
-        return f"Error: Debit card '{card_id}' is already active."
-    if status != "FROZEN":
-        return (
-            f"Error: Debit card '{card_id}' cannot be unfrozen. Current status: {status}. Only "
-            "FROZEN cards can be unfrozen."
-        )
-    account_id = card.get("account_id")
-    account = bank.get("accounts", account_id) if account_id else None
-    if account is not None and account.get("status") != "OPEN":
-        return (
-            f"Error: The linked checking account '{account_id}' is no longer open. Card cannot "
-            "be unfrozen."
-        )
+    problem = card_state_problem(
+        card_id, card.get("status"), ("FROZEN",), "unfrozen", already=("ACTIVE", "active")
+    ) or closed_link_problem(bank, card, "unfrozen")
+    if problem:
+        return problem
     card.update(status="ACTIVE", unfrozen_date=TODAY)
     bank.put("debit_cards", card_id, card)
     return (
@@ -184,11 +176,9 @@ def reset_debit_card_pin_6284(db: EpisodeDB, card_id: str, last_4_digits: str, n
         return f"Error: Debit card '{card_id}' not found."
     if str(card.get("last_4_digits")) != str(last_4_digits):
         return "Error: Card verification failed. The last 4 digits do not match our records."
-    if card.get("status") != "ACTIVE":
-        return (
-            f"Error: Cannot reset PIN. Card status is {card.get('status')}. Only ACTIVE cards "
-            "can have their PIN reset."
-        )
+    problem = pin_status_problem(card, "reset", "reset")
+    if problem:
+        return problem
     card.update(pin_last_changed=TODAY, pin_locked=False, pin_attempts_remaining=3)
     bank.put("debit_cards", card_id, card)
     return (
@@ -214,11 +204,9 @@ def change_debit_card_pin_6285(db: EpisodeDB, card_id: str, current_pin: str, ne
     card = bank.get("debit_cards", card_id)
     if card is None:
         return f"Error: Debit card '{card_id}' not found."
-    if card.get("status") != "ACTIVE":
-        return (
-            f"Error: Cannot change PIN. Card status is {card.get('status')}. Only ACTIVE cards "
-            "can have their PIN changed."
-        )
+    problem = pin_status_problem(card, "change", "changed")
+    if problem:
+        return problem
     card["pin_last_changed"] = TODAY
     bank.put("debit_cards", card_id, card)
     return (
