@@ -99,14 +99,3 @@ def closed_link_problem(bank: Bank, card: dict[str, Any], done: str) -> str | No
             f"be {done}."
         )
     return None
-
-
-def pin_status_problem(card: dict[str, Any], verb: str, done: str) -> str | None:
-    """Why τ³ refuses to ``verb`` the PIN of ``card`` (``done`` in its text) when the card
-    is not ACTIVE (``None``: it is)."""
-    if card.get("status") != "ACTIVE":
-        return (
-            f"Error: Cannot {verb} PIN. Card status is {card.get('status')}. Only ACTIVE cards "
-            f"can have their PIN {done}."
-        )
-    return None

@@ -7,7 +7,6 @@ from tautrait_banking.discover.common import (
     closed_link_problem,
     four_digits,
     pin_problem,
-    pin_status_problem,
     title,
 )
 from tautrait_banking.store import TODAY, Bank
@@ -161,59 +160,60 @@ def clear_debit_card_fraud_alert_4892(db: EpisodeDB, card_id: str, reason: str) 
     )
 
 
-@agent_tool(writes=True)
-def reset_debit_card_pin_6284(db: EpisodeDB, card_id: str, last_4_digits: str, new_pin: str) -> str:
-    if not (card_id and last_4_digits and new_pin):
-        return "Error: Missing required parameters. Required: card_id, last_4_digits, new_pin."
-    if not four_digits(last_4_digits):
-        return "Error: Last 4 digits must be exactly 4 digits."
+PIN_TOOLS = {
+    "reset": ("last_4_digits", "Last 4 digits", "Reset", "reset"),
+    "change": ("current_pin", "Current PIN", "Changed", "changed"),
+}
+"""Per way of setting a new PIN: the argument that proves the customer, its name in τ³'s
+texts, the heading's word, and the past form in the refusal of a card not ACTIVE."""
+
+
+def _new_pin(db: EpisodeDB, verb: str, card_id: str, proof: str, new_pin: str) -> str:
+    """τ³'s ``reset`` (proof: the card's last 4 digits; unlocks the PIN) or ``change``
+    (proof: the current PIN) of debit card ``card_id``'s PIN to ``new_pin``."""
+    name, label, heading, done = PIN_TOOLS[verb]
+    if not (card_id and proof and new_pin):
+        return f"Error: Missing required parameters. Required: card_id, {name}, new_pin."
+    if not four_digits(proof):
+        return f"Error: {label} must be exactly 4 digits."
     problem = pin_problem(new_pin)
     if problem:
         return f"Error: {problem}"
-    bank = Bank(db)
-    card = bank.get("debit_cards", card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
-    if str(card.get("last_4_digits")) != str(last_4_digits):
-        return "Error: Card verification failed. The last 4 digits do not match our records."
-    problem = pin_status_problem(card, "reset", "reset")
-    if problem:
-        return problem
-    card.update(pin_last_changed=TODAY, pin_locked=False, pin_attempts_remaining=3)
-    bank.put("debit_cards", card_id, card)
-    return (
-        f"Debit Card PIN Reset Successfully\nCard ID: {card_id}\nPIN Changed: {TODAY}\n\nThe new "
-        "PIN is effective immediately.\nYour card has been unlocked and is ready to use.\n"
-        "Customer can use the new PIN for ATM withdrawals and point-of-sale transactions.\n\n"
-        "Security reminder: Never share your PIN with anyone."
-    )
-
-
-@agent_tool(writes=True)
-def change_debit_card_pin_6285(db: EpisodeDB, card_id: str, current_pin: str, new_pin: str) -> str:
-    if not (card_id and current_pin and new_pin):
-        return "Error: Missing required parameters. Required: card_id, current_pin, new_pin."
-    if not four_digits(current_pin):
-        return "Error: Current PIN must be exactly 4 digits."
-    problem = pin_problem(new_pin)
-    if problem:
-        return f"Error: {problem}"
-    if str(current_pin) == str(new_pin):
+    if verb == "change" and str(proof) == str(new_pin):
         return "Error: New PIN must be different from current PIN."
     bank = Bank(db)
     card = bank.get("debit_cards", card_id)
     if card is None:
         return f"Error: Debit card '{card_id}' not found."
-    problem = pin_status_problem(card, "change", "changed")
-    if problem:
-        return problem
+    if verb == "reset" and str(card.get("last_4_digits")) != str(proof):
+        return "Error: Card verification failed. The last 4 digits do not match our records."
+    if card.get("status") != "ACTIVE":
+        return (
+            f"Error: Cannot {verb} PIN. Card status is {card.get('status')}. Only ACTIVE cards "
+            f"can have their PIN {done}."
+        )
     card["pin_last_changed"] = TODAY
+    unlocked = ""
+    if verb == "reset":
+        card.update(pin_locked=False, pin_attempts_remaining=3)
+        unlocked = "Your card has been unlocked and is ready to use.\n"
     bank.put("debit_cards", card_id, card)
     return (
-        f"Debit Card PIN Changed Successfully\nCard ID: {card_id}\nPIN Changed: {TODAY}\n\nThe "
-        "new PIN is effective immediately.\nCustomer can use the new PIN for ATM withdrawals "
-        "and point-of-sale transactions.\n\nSecurity reminder: Never share your PIN with anyone."
+        f"Debit Card PIN {heading} Successfully\nCard ID: {card_id}\nPIN Changed: {TODAY}\n\n"
+        f"The new PIN is effective immediately.\n{unlocked}Customer can use the new PIN for ATM "
+        "withdrawals and point-of-sale transactions.\n\nSecurity reminder: Never share your "
+        "PIN with anyone."
     )
+
+
+@agent_tool(writes=True)
+def reset_debit_card_pin_6284(db: EpisodeDB, card_id: str, last_4_digits: str, new_pin: str) -> str:
+    return _new_pin(db, "reset", card_id, last_4_digits, new_pin)
+
+
+@agent_tool(writes=True)
+def change_debit_card_pin_6285(db: EpisodeDB, card_id: str, current_pin: str, new_pin: str) -> str:
+    return _new_pin(db, "change", card_id, current_pin, new_pin)
 
 
 @agent_tool(writes=True)
