@@ -99,3 +99,12 @@ def closed_link_problem(bank: Bank, card: dict[str, Any], done: str) -> str | No
             f"be {done}."
         )
     return None
+
+
+def choice_problem(**given: tuple[Any, list[str]]) -> str | None:
+    """τ³'s refusal of the first argument (``name=(value, choices)``) whose value is not one
+    of its choices (``None``: every one is)."""
+    for name, (value, choices) in given.items():
+        if value not in choices:
+            return f"Error: Invalid {name}. Must be one of: {choices}"
+    return None
