@@ -23,6 +23,11 @@ def money(text: Any, default: str = "$0.00") -> float:
     return float(str(text if text is not None else default).replace("$", "").replace(",", ""))
 
 
+def holdings(account: dict[str, Any]) -> float:
+    """A bank account's balance as a number: its ``current_holdings``, else its ``balance``."""
+    return money(account.get("current_holdings", account.get("balance", "0")))
+
+
 def age_days(date_text: Any) -> int:
     """Days from an ``MM/DD/YYYY`` date to τ³'s now (0 when unparseable)."""
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tautrait_banking.discover.common import card_account, choice_problem, money, title
+from tautrait_banking.discover.common import card_account, choice_problem, holdings, money, title
 from tautrait_banking.records import (
     dispute_id,
     short_hash,
@@ -384,7 +384,7 @@ def pay_credit_card_from_checking_9182(
         )
     if checking.get("class") != "checking":
         return f"Error: Account '{checking_account_id}' is not a checking account."
-    balance = money(checking.get("current_holdings", checking.get("balance", "0")))
+    balance = holdings(checking)
     if value > balance:
         return (
             f"Error: Insufficient funds in checking account. Available balance: "
