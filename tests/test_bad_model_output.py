@@ -15,25 +15,13 @@ from tautrait_core.run.runner import execute
 from tautrait_core.scripted.server import Reply, ScriptedModelServer, reply_tool_call
 from tautrait_core.types.result import Outcome, Termination
 from tests.plugins import toy_library
+from tests.scripted_runs import scripted_config
 
 LONE_SURROGATE = "\udcff"  # sent by the server as the JSON escape "\udcff"
 
 
 def model_config(server: ScriptedModelServer, **overrides: object) -> RunConfig:
-    options: dict[str, object] = {
-        "domain": "toylib",
-        "agent": "tool-calling",
-        "agent_model": "openai/scripted-agent",
-        "agent_api_base": server.base_url,
-        "user": "llm",
-        "user_model": "openai/scripted-user",
-        "user_api_base": server.base_url,
-        "retry_base_s": 0.01,
-        "timeout_s": 5,
-        "task_ids": [0],
-    }
-    options.update(overrides)
-    return RunConfig.model_validate(options)
+    return scripted_config(server, **{"task_ids": [0], **overrides})
 
 
 def test_lone_surrogate_in_model_replies_is_stored_and_never_ends_the_run(
