@@ -70,22 +70,35 @@ def close_debit_card_4721(db: EpisodeDB, card_id: str, reason: str) -> str:
     return "\n".join(lines)
 
 
-@agent_tool(writes=True)
-def freeze_debit_card_3892(db: EpisodeDB, card_id: str) -> str:
+def _refreeze(db: EpisodeDB, card_id: str, frozen: bool) -> str | None:
+    """Freeze (``frozen``) or unfreeze debit card ``card_id``, stamping the day; τ³'s
+    refusal (``None``: done). Unfreezing also needs its checking account open."""
     if not card_id:
         return "Error: Missing required parameter: card_id."
     bank = Bank(db)
     card = bank.get("debit_cards", card_id)
     if card is None:
         return f"Error: Debit card '{card_id}' not found."
-    problem = card_state_problem(
-        card_id, card.get("status"), ("ACTIVE",), "frozen", already=("FROZEN", "frozen")
+    status, done, before, stamp = (
+        ("FROZEN", "frozen", "ACTIVE", "frozen_date")
+        if frozen
+        else ("ACTIVE", "unfrozen", "FROZEN", "unfrozen_date")
     )
+    problem = card_state_problem(
+        card_id, card.get("status"), (before,), done, already=(status, status.lower())
+    )
+    if not problem and not frozen:
+        problem = closed_link_problem(bank, card, done)
     if problem:
         return problem
-    card.update(status="FROZEN", frozen_date=TODAY)
+    card.update({"status": status, stamp: TODAY})
     bank.put("debit_cards", card_id, card)
-    return (
+    return None
+
+
+@agent_tool(writes=True)
+def freeze_debit_card_3892(db: EpisodeDB, card_id: str) -> str:
+    return _refreeze(db, card_id, frozen=True) or (
         f"Debit Card Frozen Successfully\nCard ID: {card_id}\nStatus: FROZEN\nFrozen Date: "
         f"{TODAY}\n\nWhile frozen:\n- All new purchase transactions will be declined\n- "
         "Recurring payments and subscriptions will be declined\n- Pending transactions "
@@ -97,20 +110,7 @@ def freeze_debit_card_3892(db: EpisodeDB, card_id: str) -> str:
 
 @agent_tool(writes=True)
 def unfreeze_debit_card_3893(db: EpisodeDB, card_id: str) -> str:
-    if not card_id:
-        return "Error: Missing required parameter: card_id."
-    bank = Bank(db)
-    card = bank.get("debit_cards", card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
-    problem = card_state_problem(
-        card_id, card.get("status"), ("FROZEN",), "unfrozen", already=("ACTIVE", "active")
-    ) or closed_link_problem(bank, card, "unfrozen")
-    if problem:
-        return problem
-    card.update(status="ACTIVE", unfrozen_date=TODAY)
-    bank.put("debit_cards", card_id, card)
-    return (
+    return _refreeze(db, card_id, frozen=False) or (
         f"Debit Card Unfrozen Successfully\nCard ID: {card_id}\nStatus: ACTIVE\nUnfrozen Date: "
         f"{TODAY}\n\nThe card is now active and ready to use immediately.\nAll transactions "
         "will process normally."
