@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tautrait_core import hookimpl
 from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
 
 
@@ -52,3 +54,25 @@ def knowledge_plugin(toy_plugin: object) -> Iterator[object]:
     finally:
         manager.unregister("toy_knowledge")
         reset_plugin_manager()
+
+
+class UpstreamToy:
+    """The toy domain as ``toyup``, with an upstream data format (never read here)."""
+
+    @staticmethod
+    @hookimpl
+    def register_domains(register):  # type: ignore[no-untyped-def]
+        from tests.plugins.toy_library import build_domain
+
+        register(dataclasses.replace(build_domain(), name="toyup", upstream=object()))
+
+
+@pytest.fixture
+def upstream_domain(toy_plugin: object) -> Iterator[None]:
+    """The toy library, and its twin ``toyup`` with an upstream data format."""
+    manager = get_plugin_manager()
+    manager.register(UpstreamToy, name="upstream-toy")
+    try:
+        yield
+    finally:
+        manager.unregister("upstream-toy")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import textwrap
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -60,3 +63,27 @@ def run_tautrait(
         env=tautrait_env(site, **environment),
         timeout=300,
     )
+
+
+@contextlib.contextmanager
+def running_tautrait(
+    site: Path, environment: dict[str, str], arguments: list[str], ready: Callable[[], bool]
+) -> Iterator[subprocess.Popen[str]]:
+    """``tautrait ARGUMENTS`` started (output piped) and running once ``ready()`` holds
+    (within 60 s); killed on leaving, however the block ends."""
+    process = subprocess.Popen(
+        tautrait_command(*arguments),
+        env=tautrait_env(site, **environment),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not ready():
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        yield process
+    finally:
+        process.kill()

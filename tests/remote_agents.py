@@ -17,6 +17,7 @@ from typing import Any
 
 from tautrait_core.config.run_config import RunConfig
 from tautrait_core.scripted.server import ScriptedModelServer
+from tests.scripted_runs import scripted_config
 
 EXAMPLE = (
     Path(__file__).resolve().parents[1] / "examples" / "openai-agents-a2a" / "agent_service.py"
@@ -86,18 +87,7 @@ def a2a_config(model_server: ScriptedModelServer, agent_url: str, **overrides: o
 
 def native_config(model_server: ScriptedModelServer, **overrides: object) -> RunConfig:
     """The built-in ``tool-calling`` agent on the same scripted model."""
-    options: dict[str, object] = {
-        "agent": "tool-calling",
-        "agent_model": "openai/scripted-agent",
-        "agent_api_base": model_server.base_url,
-        "user": "llm",
-        "user_model": "openai/scripted-user",
-        "user_api_base": model_server.base_url,
-        "retry_base_s": 0.01,
-        "timeout_s": 5,
-    }
-    options.update(overrides)
-    return RunConfig.model_validate(options)
+    return scripted_config(model_server, **overrides)
 
 
 @contextlib.contextmanager

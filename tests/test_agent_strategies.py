@@ -17,6 +17,7 @@ from tautrait_core.run.runner import RunReport, execute
 from tautrait_core.scripted.scripts import StrategyScript
 from tautrait_core.scripted.server import Failure, Reply, ScriptedModelServer, reply_tool_call
 from tautrait_core.types.result import Outcome, Termination
+from tests.scripted_runs import scripted_config
 
 TEXT_AGENTS = ["act", "react"]
 ALL_AGENTS = ["act", "react", "few-shot"]
@@ -34,20 +35,7 @@ def few_shot_file(tmp_path: Path) -> Path:
 
 
 def config(server: ScriptedModelServer, agent: str, few_shot: Path, **overrides: Any) -> RunConfig:
-    options: dict[str, Any] = {
-        "domain": "toylib",
-        "agent": agent,
-        "agent_model": "openai/scripted-agent",
-        "agent_api_base": server.base_url,
-        "user": "llm",
-        "user_model": "openai/scripted-user",
-        "user_api_base": server.base_url,
-        "few_shot_file": str(few_shot),
-        "retry_base_s": 0.01,
-        "timeout_s": 5,
-    }
-    options.update(overrides)
-    return RunConfig.model_validate(options)
+    return scripted_config(server, agent=agent, few_shot_file=str(few_shot), **overrides)
 
 
 def agent_side(request: dict[str, Any]) -> bool:

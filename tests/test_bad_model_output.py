@@ -5,35 +5,24 @@ the agent's own doing; none of them ends the run or turns into an infrastructure
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tautrait_core import Agent, EpisodeDB, Message, hookimpl, tool
 from tautrait_core.config.run_config import RunConfig
-from tautrait_core.run.runner import execute
+from tautrait_core.run.runner import RunReport, execute
 from tautrait_core.scripted.server import Reply, ScriptedModelServer, reply_tool_call
 from tautrait_core.types.result import Outcome, Termination
 from tests.plugins import toy_library
+from tests.scripted_runs import scripted_config
 
 LONE_SURROGATE = "\udcff"  # sent by the server as the JSON escape "\udcff"
 
 
 def model_config(server: ScriptedModelServer, **overrides: object) -> RunConfig:
-    options: dict[str, object] = {
-        "domain": "toylib",
-        "agent": "tool-calling",
-        "agent_model": "openai/scripted-agent",
-        "agent_api_base": server.base_url,
-        "user": "llm",
-        "user_model": "openai/scripted-user",
-        "user_api_base": server.base_url,
-        "retry_base_s": 0.01,
-        "timeout_s": 5,
-        "task_ids": [0],
-    }
-    options.update(overrides)
-    return RunConfig.model_validate(options)
+    return scripted_config(server, **{"task_ids": [0], **overrides})
 
 
 def test_lone_surrogate_in_model_replies_is_stored_and_never_ends_the_run(
@@ -113,10 +102,9 @@ def annotating_library():  # type: ignore[no-untyped-def]
         reset_plugin_manager()
 
 
-def test_deeply_nested_tool_arguments_fail_the_episode_and_keep_the_transcript(
-    annotating_library, tmp_path
-) -> None:
-    depth = 600
+def run_with_nested_note(depth: int, tmp_path: Path) -> RunReport:
+    """A toylib-notes run whose agent annotates a book with a note nested ``depth`` objects
+    deep, then transfers."""
     deep = '{"book_id": "B1", "note": ' + '{"a": ' * depth + "1" + "}" * depth + "}"
     agent_turns = iter(
         [
@@ -129,9 +117,15 @@ def test_deeply_nested_tool_arguments_fail_the_episode_and_keep_the_transcript(
         return next(agent_turns) if request.get("tools") else "Borrow Dune please"
 
     with ScriptedModelServer(responder) as server:
-        report = execute(
+        return execute(
             model_config(server, domain="toylib-notes", results_db=str(tmp_path / "r.db"))
         )
+
+
+def test_deeply_nested_tool_arguments_fail_the_episode_and_keep_the_transcript(
+    annotating_library, tmp_path
+) -> None:
+    report = run_with_nested_note(600, tmp_path)
     (episode,) = report.results
     assert episode.outcome is Outcome.FAIL and episode.error is None
     assert episode.termination is Termination.TERMINATING_TOOL
@@ -146,23 +140,7 @@ def test_tool_arguments_nested_past_any_parser_are_the_agents_error(
     annotating_library, tmp_path, monkeypatch, transport
 ) -> None:
     monkeypatch.setenv("TAUTRAIT_LLM_TRANSPORT", transport)
-    depth = 25_000
-    deep = '{"book_id": "B1", "note": ' + '{"a": ' * depth + "1" + "}" * depth + "}"
-    agent_turns = iter(
-        [
-            reply_tool_call("annotate_book", deep),
-            reply_tool_call("transfer_to_librarian", {"summary": "done"}),
-        ]
-    )
-
-    def responder(request: dict[str, Any]) -> Reply | str:
-        return next(agent_turns) if request.get("tools") else "Borrow Dune please"
-
-    with ScriptedModelServer(responder) as server:
-        report = execute(
-            model_config(server, domain="toylib-notes", results_db=str(tmp_path / "r.db"))
-        )
-    (episode,) = report.results
+    (episode,) = run_with_nested_note(25_000, tmp_path).results
     assert episode.outcome is Outcome.FAIL and episode.error is None
     observations = [m.content for m in episode.messages if m.role == "tool"]
     assert observations[0].startswith("Error: the arguments for annotate_book ")

@@ -14,31 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.distributions import run_tautrait, tautrait_command, tautrait_env, toy_site
+from tests.distributions import run_tautrait, running_tautrait, toy_site
 
 
 def interrupted(
     site: Path, home: dict[str, str], arguments: list[str], ready: Callable[[], bool]
 ) -> subprocess.CompletedProcess[str]:
     """Start ``tautrait ARGUMENTS``, send SIGINT once ``ready()`` holds, and wait for it."""
-    process = subprocess.Popen(
-        tautrait_command(*arguments),
-        env=tautrait_env(site, **home),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while not ready():
-            assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+    with running_tautrait(site, home, arguments, ready) as process:
         time.sleep(0.5)  # the command is blocked where it waits
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=60)
-    finally:
-        process.kill()
     return subprocess.CompletedProcess(arguments, process.returncode, stdout, stderr)
 
 

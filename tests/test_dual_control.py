@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from tautrait_core.analysis.transcript import transcript
-from tautrait_core.config.run_config import RunConfig
 from tautrait_core.domain.initial_state import InitialStateError, apply_initial_state
 from tautrait_core.domain.state import StateTemplate
 from tautrait_core.interchange.tau2_results import _tau2_termination
@@ -22,6 +21,7 @@ from tautrait_core.types.messages import TAU2_GREETING
 from tautrait_core.types.result import EpisodeResult, Outcome, Termination
 from tautrait_core.types.task import Task
 from tests.plugins import toy_phone
+from tests.scripted_runs import scripted_config
 
 USER_TOOLS = {"check_status_bar", "toggle_airplane_mode"}
 
@@ -54,21 +54,8 @@ class Script:
 
 def run(script: Script, task_id: int = 0, **overrides: Any) -> EpisodeResult:
     with ScriptedModelServer(script) as server:
-        options: dict[str, Any] = {
-            "domain": "toyphone",
-            "agent": "tool-calling",
-            "agent_model": "openai/scripted-agent",
-            "agent_api_base": server.base_url,
-            "user": "llm",
-            "user_model": "openai/scripted-user",
-            "user_api_base": server.base_url,
-            "task_ids": [task_id],
-            "retry_base_s": 0.01,
-            "timeout_s": 5,
-            "max_steps": 50,
-        }
-        options.update(overrides)
-        report = execute(RunConfig.model_validate(options))
+        settings = {"domain": "toyphone", "task_ids": [task_id], "max_steps": 50, **overrides}
+        report = execute(scripted_config(server, **settings))
     (result,) = report.results
     return result
 

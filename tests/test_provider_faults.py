@@ -19,26 +19,13 @@ from tautrait_core.run.runner import execute
 from tautrait_core.scripted.server import Failure, Reply, ScriptedModelServer
 from tautrait_core.testing.misbehaving_server import Act, MisbehavingServer
 from tautrait_core.types.result import Outcome, Termination
+from tests.scripted_runs import scripted_config
 
 NO_CHOICES = {"id": "x", "object": "chat.completion", "created": 1, "model": "m", "choices": []}
 
 
 def model_config(server: ScriptedModelServer, **overrides: object) -> RunConfig:
-    options: dict[str, object] = {
-        "domain": "toylib",
-        "agent": "tool-calling",
-        "agent_model": "openai/scripted-agent",
-        "agent_api_base": server.base_url,
-        "user": "llm",
-        "user_model": "openai/scripted-user",
-        "user_api_base": server.base_url,
-        "retry_base_s": 0.01,
-        "max_retries": 1,
-        "timeout_s": 5,
-        "task_ids": [0],
-    }
-    options.update(overrides)
-    return RunConfig.model_validate(options)
+    return scripted_config(server, **{"max_retries": 1, "task_ids": [0], **overrides})
 
 
 @pytest.fixture(params=["direct", "litellm"])

@@ -4,34 +4,20 @@ holds is refused with --task-set named."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from tautrait_core import TaskSet, hookimpl
+from tautrait_core import TaskSet
 from tautrait_core.cli import cli
 from tautrait_core.domain import task_sets
-from tautrait_core.plugins import get_plugin_manager
-
-
-class UpstreamToy:
-    """The toy domain as ``toyup``, with an upstream data format (never read here)."""
-
-    @staticmethod
-    @hookimpl
-    def register_domains(register):  # type: ignore[no-untyped-def]
-        from tests.plugins.toy_library import build_domain
-
-        register(dataclasses.replace(build_domain(), name="toyup", upstream=object()))
 
 
 @pytest.fixture
-def upstream_imported(toy_plugin: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def upstream_imported(upstream_domain: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """``toyup`` with an imported ``tau-trait:test`` whose tasks are reworded."""
     from tests.plugins.toy_library import TASKS
 
@@ -42,12 +28,6 @@ def upstream_imported(toy_plugin: object, monkeypatch: pytest.MonkeyPatch) -> It
         "imported_task_sets",
         lambda domain: {"tau-trait:test": upstream} if domain.name == "toyup" else {},
     )
-    manager = get_plugin_manager()
-    manager.register(UpstreamToy, name="upstream-toy")
-    try:
-        yield
-    finally:
-        manager.unregister("upstream-toy")
 
 
 def exported(tmp_path: Path) -> Path:

@@ -9,7 +9,6 @@ import json
 import signal
 import sqlite3
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -17,8 +16,7 @@ import pytest
 from tests.distributions import (
     make_distribution,
     run_tautrait,
-    tautrait_command,
-    tautrait_env,
+    running_tautrait,
     toy_site as toylib_site,
 )
 from tests.plugins.toy_library import TASKS
@@ -109,26 +107,13 @@ def test_runs_delete_removes_a_run_and_all_it_holds(site: Path, home: dict[str, 
 
 def test_runs_delete_refuses_a_running_run(site: Path, home: dict[str, str]) -> None:
     arguments = ["run", "--domain", "toylib", "--agent", "oracle", "--num-trials", "200"]
-    process = subprocess.Popen(
-        tautrait_command(*arguments),
-        env=tautrait_env(site, **home),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while not lease_holders(home):  # the run is under way
-            assert process.poll() is None and time.monotonic() < deadline
-            time.sleep(0.05)
+    with running_tautrait(site, home, arguments, lambda: bool(lease_holders(home))) as process:
         (run_id,) = lease_holders(home)
 
         refused = tautrait(site, home, "runs", "delete", run_id, "--yes")
 
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=60)
-    finally:
-        process.kill()
     assert refused.returncode == 1
     assert f"run {run_id} is running, so it was not deleted" in refused.stderr
     assert listed(site, home) == [run_id]

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import signal
 import sqlite3
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.distributions import run_tautrait, tautrait_command, tautrait_env, toy_site
+from tests.distributions import run_tautrait, running_tautrait, toy_site
 from tests.plugins.toy_library import TASKS
 
 TRIALS = 100
@@ -45,22 +43,14 @@ def test_a_signal_stops_an_offline_run_early_and_resume_completes_it(
     database = tmp_path / "results.db"
     home = {"TAUTRAIT_HOME": str(tmp_path / "home"), "COLUMNS": "80"}
     arguments = ["run", "--domain", "toylib", "--agent", "oracle", "--num-trials", str(TRIALS)]
-    process = subprocess.Popen(
-        tautrait_command(*arguments, "--results-db", str(database)),
-        env=tautrait_env(site, **home),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while len(stored_pairs(database)) < 3:  # the run is under way, its handler in place
-            assert process.poll() is None and time.monotonic() < deadline, process.poll()
-            time.sleep(0.01)
+    arguments += ["--results-db", str(database)]
+
+    def under_way() -> bool:  # and its signal handler in place
+        return len(stored_pairs(database)) >= 3
+
+    with running_tautrait(site, home, arguments, under_way) as process:
         process.send_signal(stop_signal)
         stdout, stderr = process.communicate(timeout=60)
-    finally:
-        process.kill()
 
     assert process.returncode == 130, stderr
     assert "Stopping: no new episodes" in stderr

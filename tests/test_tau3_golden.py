@@ -8,7 +8,6 @@ golden records' own stub did."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -19,6 +18,7 @@ from tautrait_core.grading.criteria_reward import grade_criteria
 from tautrait_core.testing.reference import missing_reference_material, reference_material_dir
 from tautrait_core.testing.tau2_golden import golden_trajectory, read_golden_records
 from tautrait_core.types.messages import Message
+from tests.golden_sets import GoldenSet, golden_params, imported_golden_sets
 
 PEERS = reference_material_dir(__file__)
 TAU3 = PEERS / "tau3-bench"
@@ -42,64 +42,20 @@ def stub_judge(messages: Sequence[Message], assertions: Sequence[str]) -> list[d
     ]
 
 
-def _params(names: Sequence[str], gold_only: bool = False) -> list[Any]:
-    """One parameter per golden record of ``names`` (``gold_only``: the gold replays only,
-    leaving out the failing variants, which replay the same calls)."""
-    if not TAU3.is_dir():
-        reason = missing_reference_material(TAU3)
-        return [pytest.param(None, id="absent", marks=pytest.mark.skip(reason=reason))]
-    return [
-        pytest.param(record, id=f"{name}-{index}-{record.get('variant')}")
-        for name in names
-        for index, record in enumerate(read_golden_records(TAU3 / "golden" / f"{name}.jsonl"))
-        if not gold_only or record.get("variant") == "gold"
-    ]
-
-
-class GoldenSet:
-    """A τ³ task set imported and ready to grade."""
-
-    def __init__(self, domain: Any, task_set: Any, template: Any) -> None:
-        self.domain, self.task_set, self.template = domain, task_set, template
-        self.tasks = {task.id: task for task in task_set.tasks}
-
-
 @pytest.fixture(scope="module")
 def tau3_sets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, GoldenSet]]:
     """Every τ³ golden set's domain, imported once for the module."""
-    from tautrait_core.domain.task_sets import resolve_task_set, template_for
-    from tautrait_core.interchange.tau2_import import import_tau2
-    from tautrait_core.plugins import get_plugin_manager, reset_plugin_manager
     from tautrait_core.testing.tau3_reference import build_tau3_checkout
 
     if not TAU3.is_dir():
         pytest.skip(missing_reference_material(TAU3))
-    home = tmp_path_factory.mktemp("tautrait-home")
-    saved = {key: os.environ.get(key) for key in ("TAUTRAIT_HOME", "TAUTRAIT_LOAD_PLUGINS")}
-    entry_points = sorted({entry for *_, entry in SETS.values()})
-    os.environ.update(TAUTRAIT_HOME=str(home), TAUTRAIT_LOAD_PLUGINS=",".join(entry_points))
-    reset_plugin_manager()
-    try:
-        checkout = build_tau3_checkout(PEERS, tmp_path_factory.mktemp("tau3") / "ck", FOLDERS)
-        import_tau2(checkout)
-        reset_plugin_manager()
-        manager = get_plugin_manager()
-        missing = [domain for domain, *_ in SETS.values() if domain not in manager.names("domain")]
-        if missing:
-            pytest.skip(f"τ² domain plugins not installed: {', '.join(sorted(set(missing)))}")
-        sets = {}
-        for name, (domain_name, task_set_name, _) in SETS.items():
-            domain = manager.get("domain", domain_name)
-            task_set = resolve_task_set(domain, task_set_name)
-            sets[name] = GoldenSet(domain, task_set, template_for(domain, task_set))
+    with imported_golden_sets(
+        tmp_path_factory.mktemp("tautrait-home"),
+        sorted({entry for *_, entry in SETS.values()}),
+        lambda: build_tau3_checkout(PEERS, tmp_path_factory.mktemp("tau3") / "ck", FOLDERS),
+        {name: (domain, task_set) for name, (domain, task_set, _) in SETS.items()},
+    ) as sets:
         yield sets
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        reset_plugin_manager()
 
 
 def _grade(golden: GoldenSet, task_id: str, messages: list[Message], reason: str) -> Any:
@@ -110,7 +66,7 @@ def _grade(golden: GoldenSet, task_id: str, messages: list[Message], reason: str
     )
 
 
-@pytest.mark.parametrize("record", _params(list(SETS)))
+@pytest.mark.parametrize("record", golden_params(TAU3, list(SETS)))
 def test_the_grade_equals_tau3s(record: dict[str, Any], tau3_sets: dict[str, GoldenSet]) -> None:
     golden = tau3_sets[record["task_set"]]
     messages = golden_trajectory(record, golden.tasks[record["task_id"]])
@@ -125,7 +81,7 @@ def test_the_grade_equals_tau3s(record: dict[str, Any], tau3_sets: dict[str, Gol
     assert tau2_reward_info(info, rules="tau3") == record["reward_info"]
 
 
-@pytest.mark.parametrize("record", _params(list(SETS), gold_only=True))
+@pytest.mark.parametrize("record", golden_params(TAU3, list(SETS), gold_only=True))
 def test_every_gold_call_gives_tau3s_output(
     record: dict[str, Any], tau3_sets: dict[str, GoldenSet]
 ) -> None:
@@ -145,7 +101,9 @@ def test_every_gold_call_gives_tau3s_output(
             assert (output, golden.domain.is_error(output)) == (call["output"], call["error"])
 
 
-@pytest.mark.parametrize("record", _params(["regrade_old_airline", "regrade_old_retail"]))
+@pytest.mark.parametrize(
+    "record", golden_params(TAU3, ["regrade_old_airline", "regrade_old_retail"])
+)
 def test_tau3s_regrade_of_the_forks_gold_is_reproduced(
     record: dict[str, Any], tau3_sets: dict[str, GoldenSet]
 ) -> None:

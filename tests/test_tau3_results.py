@@ -16,45 +16,13 @@ from tautrait_core.plugins import reset_plugin_manager
 from tautrait_core.testing import build_tau2_checkout, cli
 from tautrait_core.testing.tau3_reference import build_tau3_checkout
 
-SIMULATION_FIELDS = [
-    "id",
-    "task_id",
-    "timestamp",
-    "start_time",
-    "end_time",
-    "duration",
-    "termination_reason",
-    "agent_cost",
-    "user_cost",
-    "agent_usage",
-    "reward_info",
-    "messages",
-    "ticks",
-    "trial",
-    "seed",
-    "mode",
-    "speech_environment",
-    "review",
-    "user_only_review",
-    "info",
-    "auth_classification",
-    "hallucination_retries_used",
-    "hallucination_check",
-    "provider_session_id",
-    "policy",
-    "effect_timeline",
-]
-TASK_FIELDS = [
-    "id",
-    "description",
-    "user_scenario",
-    "ticket",
-    "initial_state",
-    "evaluation_criteria",
-    "issues",
-    "required_documents",
-    "user_tools",
-]
+
+def _tau3_example(reference_material: Path) -> Path:
+    """τ³'s own results file, whose key order an export keeps (skip: material missing)."""
+    example = reference_material / "tau3-bench" / "golden" / "example_results_banking_bm25.json"
+    if not example.is_file():
+        pytest.skip("τ³ reference material (tau3-bench/) not found")
+    return example
 
 
 def invoke(*args: str) -> str:
@@ -70,34 +38,38 @@ def _import(checkout: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reset_plugin_manager()
 
 
-def _oracle_run(database: Path) -> str:
+def _exported_run(
+    checkout: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, Path]:
+    """Import ``checkout``, run its mock task set twice with the oracle, export the run as
+    a τ² results file: ``(results database, exported file)``."""
+    _import(checkout, monkeypatch)
+    database = tmp_path / "results.db"
     invoke(
         *["run", "--domain", "tau2-mock", "--task-set", "tau2:mock", "--agent", "oracle"],
         *["--user", "scripted", "--results-db", str(database), "--num-trials", "2"],
     )
-    return "latest"
+    exported = tmp_path / "results.json"
+    invoke(
+        "export", "latest", "--format", "tau2", "-o", str(exported), "--results-db", str(database)
+    )
+    return database, exported
 
 
 def test_a_tau3_run_exports_and_reads_back_in_both_formats(
     reference_material: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if not (reference_material / "tau3-bench").is_dir():
-        pytest.skip("τ³ reference material (tau3-bench/) not found")
-    _import(build_tau3_checkout(reference_material, tmp_path / "ck", ["mock"]), monkeypatch)
-    database = tmp_path / "results.db"
-    _oracle_run(database)
-    exported = tmp_path / "results.json"
-    invoke(
-        "export", "latest", "--format", "tau2", "-o", str(exported), "--results-db", str(database)
-    )
+    tau3 = json.loads(_tau3_example(reference_material).read_text())
+    checkout = build_tau3_checkout(reference_material, tmp_path / "ck", ["mock"])
+    database, exported = _exported_run(checkout, tmp_path, monkeypatch)
     data = json.loads(exported.read_text())
     assert list(data) == ["timestamp", "info", "tasks", "simulations", "simulation_index"]
     assert data["simulation_index"] is None
     assert data["info"]["text_streaming_config"] == {"chunk_by": "words", "chunk_size": 1}
     assert data["info"]["agent_info"]["voice_settings"] is None
     simulation = data["simulations"][0]
-    assert list(simulation) == SIMULATION_FIELDS and simulation["mode"] == "half_duplex"
-    assert list(data["tasks"][0]) == TASK_FIELDS
+    assert list(simulation) == list(tau3["simulations"][0]) and simulation["mode"] == "half_duplex"
+    assert list(data["tasks"][0]) == list(tau3["tasks"][0])
     message = simulation["messages"][0]
     assert list(message)[:4] == ["role", "content", "tool_calls", "is_audio"]
     assert message["contains_speech"] is True
@@ -127,10 +99,7 @@ def test_a_tau3_run_exports_and_reads_back_in_both_formats(
 
 
 def test_tau3s_own_results_file_reads(reference_material: Path) -> None:
-    example = reference_material / "tau3-bench" / "golden" / "example_results_banking_bm25.json"
-    if not example.is_file():
-        pytest.skip("τ³ reference material (tau3-bench/) not found")
-    read = read_tau2_results(example)
+    read = read_tau2_results(_tau3_example(reference_material))
     assert len(read.results) == 3 and read.domain == "banking_knowledge"
     assert {result.reward for result in read.results} == {1.0}
     assert read.tasks[0].user_scenario is not None
@@ -139,13 +108,8 @@ def test_tau3s_own_results_file_reads(reference_material: Path) -> None:
 def test_a_fork_run_round_trips_without_a_changed_task(
     tau2_reference: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _import(build_tau2_checkout(tau2_reference, tmp_path / "ck", ["mock"]), monkeypatch)
-    database = tmp_path / "results.db"
-    _oracle_run(database)
-    exported = tmp_path / "results.json"
-    invoke(
-        "export", "latest", "--format", "tau2", "-o", str(exported), "--results-db", str(database)
-    )
+    checkout = build_tau2_checkout(tau2_reference, tmp_path / "ck", ["mock"])
+    database, exported = _exported_run(checkout, tmp_path, monkeypatch)
     data = json.loads(exported.read_text())
     assert "simulation_index" not in data  # the fork's own shape
     assert isinstance(data["tasks"][0]["user_scenario"]["instructions"], dict | str)

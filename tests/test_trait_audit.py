@@ -21,13 +21,13 @@ from tautrait_core.analysis.trait_rating import (
     parse_trait_ratings,
 )
 from tautrait_core.cli import cli
-from tautrait_core.config.run_config import RunConfig
 from tautrait_core.run.runner import execute
 from tautrait_core.scripted.scripts import GoldScript
 from tautrait_core.scripted.server import Failure, Reply, ScriptedModelServer, reply_text
 from tautrait_core.store.tables import TraitRatingRecord
 from tautrait_core.trait_mix import TRAITS
 from tautrait_core.types.messages import STOP_TOKEN
+from tests.scripted_runs import scripted_config
 from tests.test_reports_fixtures import results_store, store_run
 
 USER_LINES = {
@@ -80,19 +80,7 @@ def make_runs(toy_plugin: Any) -> dict[str, str]:
     runs = {}
     with ScriptedModelServer(TraitUser(toy_plugin.TASKS, ["transfer_to_librarian"])) as server:
         for mix in MIXES:
-            config = RunConfig.model_validate(
-                {
-                    "domain": "toylib",
-                    "agent": "tool-calling",
-                    "agent_model": "openai/scripted-agent",
-                    "agent_api_base": server.base_url,
-                    "user": "llm",
-                    "user_model": "openai/scripted-user",
-                    "user_api_base": server.base_url,
-                    "traits": "" if mix == "none" else mix,
-                    "timeout_s": 5,
-                }
-            )
+            config = scripted_config(server, traits="" if mix == "none" else mix)
             report = execute(config)
             assert report.metrics.average_reward == 1.0
             runs[mix] = report.run.id

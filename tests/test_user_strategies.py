@@ -24,6 +24,7 @@ from tautrait_core.scripted.server import Failure, ScriptedModelServer
 from tautrait_core.trait_mix import TraitMix
 from tautrait_core.types.messages import STOP_TOKEN
 from tautrait_core.types.result import Outcome, Termination
+from tests.scripted_runs import scripted_config
 
 MODEL_USERS = ["react", "verify", "reflection"]
 TERMINATING = ["transfer_to_librarian"]
@@ -31,19 +32,7 @@ REJECT = "Verdict: reject\nReason: the customer invented an order number."
 
 
 def config(server: ScriptedModelServer, user: str, **overrides: Any) -> RunConfig:
-    options: dict[str, Any] = {
-        "domain": "toylib",
-        "agent": "tool-calling",
-        "agent_model": "openai/scripted-agent",
-        "agent_api_base": server.base_url,
-        "user": user,
-        "user_model": "openai/scripted-user",
-        "user_api_base": server.base_url,
-        "retry_base_s": 0.01,
-        "timeout_s": 5,
-    }
-    options.update(overrides)
-    return RunConfig.model_validate(options)
+    return scripted_config(server, user=user, **overrides)
 
 
 def system_of(request: dict[str, Any]) -> str:

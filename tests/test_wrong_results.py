@@ -7,20 +7,17 @@ refused or warned about, sweeps compare by name and report every problem at once
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from tautrait_core import ConfigError, RunConfig, TaskSet, hookimpl, prepare
+from tautrait_core import ConfigError, RunConfig, TaskSet, prepare
 from tautrait_core.cli import cli
 from tautrait_core.domain import task_sets
 from tautrait_core.grading.metrics import pass_hat_k
-from tautrait_core.plugins import get_plugin_manager
 from tautrait_core.scripted.scripts import GoldScript
 from tautrait_core.scripted.server import Failure, ScriptedModelServer
 from tautrait_core.store.results import ResultStore
@@ -34,27 +31,6 @@ def as_json(*arguments: str, exit_code: int = 0) -> Any:
     result = invoke(*arguments, "--json")
     assert result.exit_code == exit_code, result.output
     return json.loads(result.stdout)
-
-
-class UpstreamToy:
-    """The toy domain as ``toyup``, with an upstream data format (never read here)."""
-
-    @staticmethod
-    @hookimpl
-    def register_domains(register):  # type: ignore[no-untyped-def]
-        from tests.plugins.toy_library import build_domain
-
-        register(dataclasses.replace(build_domain(), name="toyup", upstream=object()))
-
-
-@pytest.fixture
-def upstream_domain(toy_plugin: object) -> Iterator[None]:
-    manager = get_plugin_manager()
-    manager.register(UpstreamToy, name="upstream-toy")
-    try:
-        yield
-    finally:
-        manager.unregister("upstream-toy")
 
 
 @pytest.fixture

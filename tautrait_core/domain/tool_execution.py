@@ -16,6 +16,7 @@ from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.state import EpisodeDB
 from tautrait_core.domain.tau2_tools import TAU2_UNKNOWN_TOOL
 from tautrait_core.domain.tools import ToolFailure, raised, tool_failure
+from tautrait_core.llm.chat_answer import nesting_depths
 from tautrait_core.llm.client import encodable_text
 from tautrait_core.types.criteria import Side
 from tautrait_core.types.messages import ToolCall
@@ -33,24 +34,7 @@ def invalid_arguments_observation(name: str, error: Exception) -> str:
 
 def argument_depth(text: str) -> int:
     """How deeply the arrays and objects of a JSON text nest (without parsing it)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for character in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif character == "\\":
-                escaped = True
-            elif character == '"':
-                in_string = False
-        elif character == '"':
-            in_string = True
-        elif character in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif character in "]}":
-            depth -= 1
-    return deepest
+    return max((depth for _, depth in nesting_depths(text)), default=0)
 
 
 def bounded_call(call: ToolCall) -> ToolCall:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 FINISH_REASONS = {
@@ -134,9 +135,9 @@ def _unwrap_parallel(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return unwrapped
 
 
-def cut_past_depth(text: str, limit: int) -> str:
-    """The JSON text ``text`` cut where its arrays and objects nest deeper than ``limit``
-    (``text`` itself when they never do), found without parsing it."""
+def nesting_depths(text: str) -> Iterator[tuple[int, int]]:
+    """``(index, depth)`` at each ``[`` or ``{`` of the JSON text ``text`` outside its
+    strings: how deeply its arrays and objects nest there, found without parsing it."""
     depth = 0
     in_string = escaped = False
     for index, character in enumerate(text):
@@ -151,8 +152,15 @@ def cut_past_depth(text: str, limit: int) -> str:
             in_string = True
         elif character in "[{":
             depth += 1
-            if depth > limit:
-                return text[:index]
+            yield index, depth
         elif character in "]}":
             depth -= 1
+
+
+def cut_past_depth(text: str, limit: int) -> str:
+    """The JSON text ``text`` cut where its arrays and objects nest deeper than ``limit``
+    (``text`` itself when they never do), found without parsing it."""
+    for index, depth in nesting_depths(text):
+        if depth > limit:
+            return text[:index]
     return text

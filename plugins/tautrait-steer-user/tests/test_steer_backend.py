@@ -159,19 +159,27 @@ def test_failing_service_is_an_infrastructure_error_rerun_on_resume(
     assert [r.outcome for r in resumed.results] == [Outcome.PASS, Outcome.PASS]
 
 
-def test_cli_run_with_the_steer_backend(parcel_domain: str) -> None:
+def steered_run(parcel_domain: str, traits: str) -> tuple[str, Any, str, dict[str, Any]]:
+    """The oracle run from the command line with an llm user on the steer backend (a fake
+    service) carrying ``traits``: the service's URL, its first request's body, the run's
+    id and its JSON report."""
     with FakeSteerService(customer) as service:
         arguments = [
             "run", "--domain", parcel_domain, "--agent", "oracle", "--user", "llm",
             "--trait-backend", "steer", "--endpoint", service.url,
-            "--traits", "skepticism=medium", "--json",
+            "--traits", traits, "--json",
         ]  # fmt: skip
         result = CliRunner().invoke(cli, arguments)
         assert result.exit_code == 0, result.output
-        assert service.requests[0].body["trait_dict"] == {"skeptical": "medium"}
-        url = service.url
+        url, first = service.url, service.requests[0].body
     run_id = json.loads(result.output)["run_id"]
     report = json.loads(CliRunner().invoke(cli, ["report", run_id, "--json"]).output)
+    return url, first, run_id, report
+
+
+def test_cli_run_with_the_steer_backend(parcel_domain: str) -> None:
+    url, first, run_id, report = steered_run(parcel_domain, "skepticism=medium")
+    assert first["trait_dict"] == {"skeptical": "medium"}
     assert report["config"]["plugin_options"] == {"steer_endpoint": url}
     assert "steer_endpoint" not in report["config"]
     shown = CliRunner().invoke(cli, ["report", run_id]).output
@@ -232,16 +240,7 @@ def test_steer_commands_are_added_to_the_cli(capsys: pytest.CaptureFixture[str])
 
 
 def test_a_steered_run_records_no_user_model_and_shows_its_backend(parcel_domain: str) -> None:
-    with FakeSteerService(customer) as service:
-        arguments = [
-            "run", "--domain", parcel_domain, "--agent", "oracle", "--user", "llm",
-            "--trait-backend", "steer", "--endpoint", service.url,
-            "--traits", "impatience=high", "--json",
-        ]  # fmt: skip
-        result = CliRunner().invoke(cli, arguments)
-        assert result.exit_code == 0, result.output
-    run_id = json.loads(result.output)["run_id"]
-    report = json.loads(CliRunner().invoke(cli, ["report", run_id, "--json"]).output)
+    _, _, run_id, report = steered_run(parcel_domain, "impatience=high")
     assert report["run"]["user_model"] is None
     shown = CliRunner().invoke(cli, ["report", run_id]).output
     assert "user llm" in shown and "user llm (" not in shown  # no model named

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tautrait_banking.discover.common import ACTIVE, age_days, money
+from tautrait_banking.discover.common import ACTIVE, age_days, holdings
 from tautrait_banking.records import (
     short_hash,
 )
@@ -38,10 +38,7 @@ def _eligible(bank: Bank, user_id: str, account_type: str) -> bool:
         closed = any(record.get("status") == "CLOSED" for record in accounts)
         return not closed and has(("checking", "personal_checking"), 0)
     if account_type == "business_savings":
-        negative = any(
-            money(record.get("current_holdings", record.get("balance", "0"))) < 0
-            for record in accounts
-        )
+        negative = any(holdings(record) < 0 for record in accounts)
         return not negative and has(("business_checking",), 30)
     return True
 
@@ -121,7 +118,7 @@ def close_bank_account_7392(
         return f"Error: Account '{account_id}' not found."
     if account.get("status") == "CLOSED":
         return f"Error: Account '{account_id}' is already closed."
-    balance = money(account.get("current_holdings", account.get("balance", "0")))
+    balance = holdings(account)
     fee = _closure_fee(account)
     if not waive_early_closure_fee and fee is not None:
         amount, window = fee
@@ -177,13 +174,13 @@ def transfer_funds_between_bank_accounts_7291(
         return f"Error: Source account '{source_account_id}' is not active."
     if destination.get("status") not in ACTIVE:
         return f"Error: Destination account '{destination_account_id}' is not active."
-    available = money(source.get("current_holdings", source.get("balance", "0")))
+    available = holdings(source)
     if available < value:
         return (
             f"Error: Insufficient funds. Source account balance is ${available:.2f}, but "
             f"transfer amount is ${value:.2f}."
         )
-    received = money(destination.get("current_holdings", destination.get("balance", "0")))
+    received = holdings(destination)
     source["current_holdings"] = f"${available - value:.2f}"
     destination["current_holdings"] = f"${received + value:.2f}"
     bank.put("accounts", source_account_id, source)
@@ -240,7 +237,7 @@ def _account_credit(
         )
     if account.get("status") not in ACTIVE:
         return f"Error: Account '{account_id}' is not active."
-    before = money(account.get("current_holdings", account.get("balance", "0")))
+    before = holdings(account)
     after = before + value
     account["current_holdings"] = f"${after:.2f}" if checking else f"{after:.2f}"
     bank.put("accounts", account_id, account)

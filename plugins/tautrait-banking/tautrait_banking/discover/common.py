@@ -23,6 +23,11 @@ def money(text: Any, default: str = "$0.00") -> float:
     return float(str(text if text is not None else default).replace("$", "").replace(",", ""))
 
 
+def holdings(account: dict[str, Any]) -> float:
+    """A bank account's balance as a number: its ``current_holdings``, else its ``balance``."""
+    return money(account.get("current_holdings", account.get("balance", "0")))
+
+
 def age_days(date_text: Any) -> int:
     """Days from an ``MM/DD/YYYY`` date to τ³'s now (0 when unparseable)."""
     try:
@@ -67,3 +72,44 @@ def four_digits(value: Any) -> bool:
     """Whether ``value`` reads as exactly four digits."""
     text = str(value)
     return len(text) == 4 and text.isdigit()
+
+
+def card_state_problem(
+    card_id: str,
+    status: Any,
+    allowed: tuple[str, ...],
+    done: str,
+    already: tuple[str, str] | None = None,
+) -> str | None:
+    """Why τ³ refuses to leave debit card ``card_id``, now ``status``, ``done`` (``None``:
+    it may): the card is already in ``already``'s ``(status, word)``, or not ``allowed``."""
+    if already is not None and status == already[0]:
+        return f"Error: Debit card '{card_id}' is already {already[1]}."
+    if status not in allowed:
+        return (
+            f"Error: Debit card '{card_id}' cannot be {done}. Current status: {status}. Only "
+            f"{' or '.join(allowed)} cards can be {done}."
+        )
+    return None
+
+
+def closed_link_problem(bank: Bank, card: dict[str, Any], done: str) -> str | None:
+    """Why τ³ refuses to leave ``card`` ``done`` when its checking account is no longer open
+    (``None``: it is open, or the card has none)."""
+    account_id = card.get("account_id")
+    account = bank.get("accounts", account_id) if account_id else None
+    if account is not None and account.get("status") != "OPEN":
+        return (
+            f"Error: The linked checking account '{account_id}' is no longer open. Card cannot "
+            f"be {done}."
+        )
+    return None
+
+
+def choice_problem(**given: tuple[Any, list[str]]) -> str | None:
+    """τ³'s refusal of the first argument (``name=(value, choices)``) whose value is not one
+    of its choices (``None``: every one is)."""
+    for name, (value, choices) in given.items():
+        if value not in choices:
+            return f"Error: Invalid {name}. Must be one of: {choices}"
+    return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tautrait_banking.discover.common import card_account, money, title
+from tautrait_banking.discover.common import card_account, choice_problem, holdings, money, title
 from tautrait_banking.records import (
     dispute_id,
     short_hash,
@@ -74,12 +74,13 @@ def file_credit_card_transaction_dispute_4829(
 ) -> str:
     if not transaction_id or not user_id:
         return "Error: Missing required parameters."
-    if card_action not in CARD_ACTIONS:
-        return f"Error: Invalid card_action. Must be one of: {CARD_ACTIONS}"
-    if dispute_reason not in DISPUTE_REASONS:
-        return f"Error: Invalid dispute_reason. Must be one of: {DISPUTE_REASONS}"
-    if resolution_requested not in RESOLUTIONS:
-        return f"Error: Invalid resolution_requested. Must be one of: {RESOLUTIONS}"
+    problem = choice_problem(
+        card_action=(card_action, CARD_ACTIONS),
+        dispute_reason=(dispute_reason, DISPUTE_REASONS),
+        resolution_requested=(resolution_requested, RESOLUTIONS),
+    )
+    if problem:
+        return problem
     if resolution_requested == "partial_refund" and partial_refund_amount is None:
         return (
             "Error: partial_refund_amount is required when resolution_requested is "
@@ -305,10 +306,9 @@ def apply_credit_card_account_flag_6147(
             "Error: Missing required parameters (credit_card_account_id, user_id, flag_type, "
             "expiration_date, reason)."
         )
-    if flag_type not in FLAG_TYPES:
-        return f"Error: Invalid flag_type. Must be one of: {FLAG_TYPES}"
-    if reason not in FLAG_REASONS:
-        return f"Error: Invalid reason. Must be one of: {FLAG_REASONS}"
+    problem = choice_problem(flag_type=(flag_type, FLAG_TYPES), reason=(reason, FLAG_REASONS))
+    if problem:
+        return problem
     bank = Bank(db)
     if card_account(bank, credit_card_account_id) is None:
         return f"Error: Credit card account '{credit_card_account_id}' not found."
@@ -384,7 +384,7 @@ def pay_credit_card_from_checking_9182(
         )
     if checking.get("class") != "checking":
         return f"Error: Account '{checking_account_id}' is not a checking account."
-    balance = money(checking.get("current_holdings", checking.get("balance", "0")))
+    balance = holdings(checking)
     if value > balance:
         return (
             f"Error: Insufficient funds in checking account. Available balance: "

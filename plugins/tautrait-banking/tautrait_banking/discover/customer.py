@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tautrait_banking.discover.common import money
+from tautrait_banking.discover.common import holdings
 from tautrait_banking.records import (
     dispute_id,
     short_hash,
@@ -100,7 +100,7 @@ def deposit_check_3847(db: EpisodeDB, account_id: str, check_amount: float) -> s
         return f"Error: Account '{account_id}' not found."
     if account.get("status") not in ("ACTIVE", "OPEN"):
         return f"Error: Account '{account_id}' is not active."
-    before = money(account.get("current_holdings", account.get("balance", "0")))
+    before = holdings(account)
     account["current_holdings"] = f"${before + amount:.2f}"
     bank.put("accounts", account_id, account)
     return (

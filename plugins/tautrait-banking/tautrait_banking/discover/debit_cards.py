@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from tautrait_banking.discover.common import four_digits, pin_problem, title
+from tautrait_banking.discover.common import (
+    card_state_problem,
+    closed_link_problem,
+    four_digits,
+    pin_problem,
+    title,
+)
 from tautrait_banking.store import TODAY, Bank
 from tautrait_banking.tools import agent_tool
 from tautrait_core import EpisodeDB
@@ -29,11 +35,9 @@ def close_debit_card_4721(db: EpisodeDB, card_id: str, reason: str) -> str:
     if card is None:
         return f"Error: Debit card '{card_id}' not found."
     status = card.get("status")
-    if status not in ("ACTIVE", "PENDING"):
-        return (
-            f"Error: Debit card '{card_id}' cannot be closed. Current status: {status}. Only "
-            "ACTIVE or PENDING cards can be closed."
-        )
+    problem = card_state_problem(card_id, status, ("ACTIVE", "PENDING"), "closed")
+    if problem:
+        return problem
     card.update(status="CLOSED", closed_date=TODAY, closure_reason=why)
     bank.put("debit_cards", card_id, card)
     lines = [
@@ -66,25 +70,35 @@ def close_debit_card_4721(db: EpisodeDB, card_id: str, reason: str) -> str:
     return "\n".join(lines)
 
 
-@agent_tool(writes=True)
-def freeze_debit_card_3892(db: EpisodeDB, card_id: str) -> str:
+def _refreeze(db: EpisodeDB, card_id: str, frozen: bool) -> str | None:
+    """Freeze (``frozen``) or unfreeze debit card ``card_id``, stamping the day; τ³'s
+    refusal (``None``: done). Unfreezing also needs its checking account open."""
     if not card_id:
         return "Error: Missing required parameter: card_id."
     bank = Bank(db)
     card = bank.get("debit_cards", card_id)
     if card is None:
         return f"Error: Debit card '{card_id}' not found."
-    status = card.get("status")
-    if status == "FROZEN":
-        return f"Error: Debit card '{card_id}' is already frozen."
-    if status != "ACTIVE":
-        return (
-            f"Error: Debit card '{card_id}' cannot be frozen. Current status: {status}. Only "
-            "ACTIVE cards can be frozen."
-        )
-    card.update(status="FROZEN", frozen_date=TODAY)
+    status, done, before, stamp = (
+        ("FROZEN", "frozen", "ACTIVE", "frozen_date")
+        if frozen
+        else ("ACTIVE", "unfrozen", "FROZEN", "unfrozen_date")
+    )
+    problem = card_state_problem(
+        card_id, card.get("status"), (before,), done, already=(status, status.lower())
+    )
+    if not problem and not frozen:
+        problem = closed_link_problem(bank, card, done)
+    if problem:
+        return problem
+    card.update({"status": status, stamp: TODAY})
     bank.put("debit_cards", card_id, card)
-    return (
+    return None
+
+
+@agent_tool(writes=True)
+def freeze_debit_card_3892(db: EpisodeDB, card_id: str) -> str:
+    return _refreeze(db, card_id, frozen=True) or (
         f"Debit Card Frozen Successfully\nCard ID: {card_id}\nStatus: FROZEN\nFrozen Date: "
         f"{TODAY}\n\nWhile frozen:\n- All new purchase transactions will be declined\n- "
         "Recurring payments and subscriptions will be declined\n- Pending transactions "
@@ -96,30 +110,7 @@ def freeze_debit_card_3892(db: EpisodeDB, card_id: str) -> str:
 
 @agent_tool(writes=True)
 def unfreeze_debit_card_3893(db: EpisodeDB, card_id: str) -> str:
-    if not card_id:
-        return "Error: Missing required parameter: card_id."
-    bank = Bank(db)
-    card = bank.get("debit_cards", card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
-    status = card.get("status")
-    if status == "ACTIVE":
-        return f"Error: Debit card '{card_id}' is already active."
-    if status != "FROZEN":
-        return (
-            f"Error: Debit card '{card_id}' cannot be unfrozen. Current status: {status}. Only "
-            "FROZEN cards can be unfrozen."
-        )
-    account_id = card.get("account_id")
-    account = bank.get("accounts", account_id) if account_id else None
-    if account is not None and account.get("status") != "OPEN":
-        return (
-            f"Error: The linked checking account '{account_id}' is no longer open. Card cannot "
-            "be unfrozen."
-        )
-    card.update(status="ACTIVE", unfrozen_date=TODAY)
-    bank.put("debit_cards", card_id, card)
-    return (
+    return _refreeze(db, card_id, frozen=False) or (
         f"Debit Card Unfrozen Successfully\nCard ID: {card_id}\nStatus: ACTIVE\nUnfrozen Date: "
         f"{TODAY}\n\nThe card is now active and ready to use immediately.\nAll transactions "
         "will process normally."
@@ -169,63 +160,60 @@ def clear_debit_card_fraud_alert_4892(db: EpisodeDB, card_id: str, reason: str) 
     )
 
 
-@agent_tool(writes=True)
-def reset_debit_card_pin_6284(db: EpisodeDB, card_id: str, last_4_digits: str, new_pin: str) -> str:
-    if not (card_id and last_4_digits and new_pin):
-        return "Error: Missing required parameters. Required: card_id, last_4_digits, new_pin."
-    if not four_digits(last_4_digits):
-        return "Error: Last 4 digits must be exactly 4 digits."
+PIN_TOOLS = {
+    "reset": ("last_4_digits", "Last 4 digits", "Reset", "reset"),
+    "change": ("current_pin", "Current PIN", "Changed", "changed"),
+}
+"""Per way of setting a new PIN: the argument that proves the customer, its name in τ³'s
+texts, the heading's word, and the past form in the refusal of a card not ACTIVE."""
+
+
+def _new_pin(db: EpisodeDB, verb: str, card_id: str, proof: str, new_pin: str) -> str:
+    """τ³'s ``reset`` (proof: the card's last 4 digits; unlocks the PIN) or ``change``
+    (proof: the current PIN) of debit card ``card_id``'s PIN to ``new_pin``."""
+    name, label, heading, done = PIN_TOOLS[verb]
+    if not (card_id and proof and new_pin):
+        return f"Error: Missing required parameters. Required: card_id, {name}, new_pin."
+    if not four_digits(proof):
+        return f"Error: {label} must be exactly 4 digits."
     problem = pin_problem(new_pin)
     if problem:
         return f"Error: {problem}"
-    bank = Bank(db)
-    card = bank.get("debit_cards", card_id)
-    if card is None:
-        return f"Error: Debit card '{card_id}' not found."
-    if str(card.get("last_4_digits")) != str(last_4_digits):
-        return "Error: Card verification failed. The last 4 digits do not match our records."
-    if card.get("status") != "ACTIVE":
-        return (
-            f"Error: Cannot reset PIN. Card status is {card.get('status')}. Only ACTIVE cards "
-            "can have their PIN reset."
-        )
-    card.update(pin_last_changed=TODAY, pin_locked=False, pin_attempts_remaining=3)
-    bank.put("debit_cards", card_id, card)
-    return (
-        f"Debit Card PIN Reset Successfully\nCard ID: {card_id}\nPIN Changed: {TODAY}\n\nThe new "
-        "PIN is effective immediately.\nYour card has been unlocked and is ready to use.\n"
-        "Customer can use the new PIN for ATM withdrawals and point-of-sale transactions.\n\n"
-        "Security reminder: Never share your PIN with anyone."
-    )
-
-
-@agent_tool(writes=True)
-def change_debit_card_pin_6285(db: EpisodeDB, card_id: str, current_pin: str, new_pin: str) -> str:
-    if not (card_id and current_pin and new_pin):
-        return "Error: Missing required parameters. Required: card_id, current_pin, new_pin."
-    if not four_digits(current_pin):
-        return "Error: Current PIN must be exactly 4 digits."
-    problem = pin_problem(new_pin)
-    if problem:
-        return f"Error: {problem}"
-    if str(current_pin) == str(new_pin):
+    if verb == "change" and str(proof) == str(new_pin):
         return "Error: New PIN must be different from current PIN."
     bank = Bank(db)
     card = bank.get("debit_cards", card_id)
     if card is None:
         return f"Error: Debit card '{card_id}' not found."
+    if verb == "reset" and str(card.get("last_4_digits")) != str(proof):
+        return "Error: Card verification failed. The last 4 digits do not match our records."
     if card.get("status") != "ACTIVE":
         return (
-            f"Error: Cannot change PIN. Card status is {card.get('status')}. Only ACTIVE cards "
-            "can have their PIN changed."
+            f"Error: Cannot {verb} PIN. Card status is {card.get('status')}. Only ACTIVE cards "
+            f"can have their PIN {done}."
         )
     card["pin_last_changed"] = TODAY
+    unlocked = ""
+    if verb == "reset":
+        card.update(pin_locked=False, pin_attempts_remaining=3)
+        unlocked = "Your card has been unlocked and is ready to use.\n"
     bank.put("debit_cards", card_id, card)
     return (
-        f"Debit Card PIN Changed Successfully\nCard ID: {card_id}\nPIN Changed: {TODAY}\n\nThe "
-        "new PIN is effective immediately.\nCustomer can use the new PIN for ATM withdrawals "
-        "and point-of-sale transactions.\n\nSecurity reminder: Never share your PIN with anyone."
+        f"Debit Card PIN {heading} Successfully\nCard ID: {card_id}\nPIN Changed: {TODAY}\n\n"
+        f"The new PIN is effective immediately.\n{unlocked}Customer can use the new PIN for ATM "
+        "withdrawals and point-of-sale transactions.\n\nSecurity reminder: Never share your "
+        "PIN with anyone."
     )
+
+
+@agent_tool(writes=True)
+def reset_debit_card_pin_6284(db: EpisodeDB, card_id: str, last_4_digits: str, new_pin: str) -> str:
+    return _new_pin(db, "reset", card_id, last_4_digits, new_pin)
+
+
+@agent_tool(writes=True)
+def change_debit_card_pin_6285(db: EpisodeDB, card_id: str, current_pin: str, new_pin: str) -> str:
+    return _new_pin(db, "change", card_id, current_pin, new_pin)
 
 
 @agent_tool(writes=True)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tautrait_banking.discover.common import cards_of, four_digits, pin_problem, title
+from tautrait_banking.discover.common import (
+    card_state_problem,
+    cards_of,
+    closed_link_problem,
+    four_digits,
+    pin_problem,
+    title,
+)
 from tautrait_banking.records import (
     short_hash,
 )
@@ -250,23 +257,17 @@ def _activate(
             f"Error: Wrong activation tool. This card has issue_reason='{reason}'. Please use "
             f"{right} instead of {tool}."
         )
-    status = card.get("status")
-    if status == "ACTIVE":
-        return f"Error: Debit card '{card_id}' is already active."
-    if status != "PENDING":
-        return (
-            f"Error: Debit card '{card_id}' cannot be activated. Current status: {status}. Only "
-            "PENDING cards can be activated."
-        )
+    problem = card_state_problem(
+        card_id, card.get("status"), ("PENDING",), "activated", already=("ACTIVE", "active")
+    )
+    if problem:
+        return problem
     if str(card.get("last_4_digits")) != str(last_4_digits):
         return "Error: Card verification failed. The last 4 digits do not match our records."
+    problem = closed_link_problem(bank, card, "activated")
+    if problem:
+        return problem
     account_id = card.get("account_id")
-    account = bank.get("accounts", account_id) if account_id else None
-    if account is not None and account.get("status") != "OPEN":
-        return (
-            f"Error: The linked checking account '{account_id}' is no longer open. Card cannot "
-            "be activated."
-        )
     card.update(status="ACTIVE", activated_date=TODAY)
     bank.put("debit_cards", card_id, card)
     others = []

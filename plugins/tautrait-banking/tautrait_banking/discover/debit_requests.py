@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tautrait_banking.discover.common import age_days, title
+from tautrait_banking.discover.common import age_days, choice_problem, title
 from tautrait_banking.records import (
     dispute_id,
 )
@@ -210,14 +210,14 @@ def file_debit_card_transaction_dispute_6281(
             "Error: card_in_possession, contacted_merchant, police_report_filed, and "
             "written_statement_provided are required boolean fields."
         )
-    if dispute_category not in DEBIT_CATEGORIES:
-        return f"Error: Invalid dispute_category. Must be one of: {DEBIT_CATEGORIES}"
-    if transaction_type not in DEBIT_TRANSACTION_TYPES:
-        return f"Error: Invalid transaction_type. Must be one of: {DEBIT_TRANSACTION_TYPES}"
-    if pin_compromised not in PIN_COMPROMISED:
-        return f"Error: Invalid pin_compromised. Must be one of: {PIN_COMPROMISED}"
-    if card_action not in DEBIT_CARD_ACTIONS:
-        return f"Error: Invalid card_action. Must be one of: {DEBIT_CARD_ACTIONS}"
+    problem = choice_problem(
+        dispute_category=(dispute_category, DEBIT_CATEGORIES),
+        transaction_type=(transaction_type, DEBIT_TRANSACTION_TYPES),
+        pin_compromised=(pin_compromised, PIN_COMPROMISED),
+        card_action=(card_action, DEBIT_CARD_ACTIONS),
+    )
+    if problem:
+        return problem
     if disputed_amount <= 0:
         return "Error: disputed_amount must be a positive number."
     key = dispute_id(user_id, transaction_id)

@@ -27,6 +27,10 @@ def _history(
     second: str,
     none: str,
 ) -> str:
+    """τ³'s text of the records of ``table`` whose ``field`` is ``value`` (the tool's one
+    argument, named as the field): ``header``, the call, ``second``, then them or ``none``."""
+    if not value:
+        return f"Error: Missing required parameter: {field}"
     bank = Bank(db)
     text = f"{header}\n\nExecuted: {tool}\n{second}\n"
     if not matching(bank, table, {field: value}):
@@ -36,8 +40,6 @@ def _history(
 
 @agent_tool
 def get_user_dispute_history_7291(db: EpisodeDB, user_id: str) -> str:
-    if not user_id:
-        return "Error: Missing required parameter: user_id"
     return _history(
         db,
         "get_user_dispute_history_7291",
@@ -52,8 +54,6 @@ def get_user_dispute_history_7291(db: EpisodeDB, user_id: str) -> str:
 
 @agent_tool
 def get_debit_dispute_status_7483(db: EpisodeDB, user_id: str) -> str:
-    if not user_id:
-        return "Error: Missing required parameter: user_id"
     return _history(
         db,
         "get_debit_dispute_status_7483",
@@ -68,8 +68,6 @@ def get_debit_dispute_status_7483(db: EpisodeDB, user_id: str) -> str:
 
 @agent_tool
 def get_pending_replacement_orders_5765(db: EpisodeDB, credit_card_account_id: str) -> str:
-    if not credit_card_account_id:
-        return "Error: Missing required parameter: credit_card_account_id"
     return _history(
         db,
         "get_pending_replacement_orders_5765",
@@ -84,8 +82,6 @@ def get_pending_replacement_orders_5765(db: EpisodeDB, credit_card_account_id: s
 
 @agent_tool
 def get_closure_reason_history_8293(db: EpisodeDB, credit_card_account_id: str) -> str:
-    if not credit_card_account_id:
-        return "Error: Missing required parameter: credit_card_account_id"
     return _history(
         db,
         "get_closure_reason_history_8293",
@@ -100,8 +96,6 @@ def get_closure_reason_history_8293(db: EpisodeDB, credit_card_account_id: str) 
 
 @agent_tool
 def get_credit_limit_increase_history_4829(db: EpisodeDB, credit_card_account_id: str) -> str:
-    if not credit_card_account_id:
-        return "Error: Missing required parameter: credit_card_account_id"
     return _history(
         db,
         "get_credit_limit_increase_history_4829",
