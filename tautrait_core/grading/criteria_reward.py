@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tautrait_core.compat.tau2.actions import as_action
@@ -141,37 +142,14 @@ def grade_criteria(
         )
     gold_actions = [as_action(item) for item in criteria.actions or []]
     env = _grade_environment(domain, task, template, messages, today, gold_actions, basis)
-    action_reward, action_checks, action_info = grade_actions(gold_actions, messages)
-    comm_reward, comm_checks, comm_info = grade_communicate(criteria.communicate_info, messages)
-    reward = 1.0
-    breakdown: dict[str, float] = {}
-    if any(item in basis for item in _ENV_BASIS):
-        reward *= env.reward
-        breakdown.update(env.breakdown)
-    if RewardBasis.ACTION in basis:
-        reward *= action_reward
-        breakdown[RewardBasis.ACTION.value] = action_reward
+    actions = grade_actions(gold_actions, messages)
     nl_checks = None
     if RewardBasis.NL_ASSERTION in basis and judge is not None:
         nl_checks = judge(messages, criteria.nl_assertions or [])
-        nl_reward = 1.0 if all(check["met"] for check in nl_checks) else 0.0
-        reward *= nl_reward
-        breakdown[RewardBasis.NL_ASSERTION.value] = nl_reward
-    if RewardBasis.COMMUNICATE in basis:
-        reward *= comm_reward
-        breakdown[RewardBasis.COMMUNICATE.value] = comm_reward
-    return _reward_info(
-        reward,
-        db_check=env.db_check,
-        env_assertions=env.assertion_checks,
-        action_checks=action_checks,
-        nl_assertions=nl_checks,
-        communicate_checks=comm_checks,
-        reward_basis=[item.value for item in basis],
-        reward_breakdown=breakdown,
-        info={"env": env.info, "nl": None, "communicate": comm_info, "action": action_info},
-        hashes=env.hashes,
-    )
+    with_env = any(item in basis for item in _ENV_BASIS)
+    reward, breakdown = (env.reward, dict(env.breakdown)) if with_env else (1.0, {})
+    parts = _Parts(env, actions, grade_communicate(criteria.communicate_info, messages))
+    return _combined(reward, breakdown, basis, parts, nl_checks, None)
 
 
 def _grade_tau3(
@@ -205,15 +183,9 @@ def _grade_tau3(
     env = _grade_environment(
         domain, task, template, messages, today, gold_actions, basis, mutating_only=True
     )
-    action_reward, action_checks, action_info = grade_actions(gold_actions, messages)
-    for check in action_checks or []:
+    actions = grade_actions(gold_actions, messages)
+    for check in actions[1] or []:
         check["tool_type"] = tool_type_of(domain, check["action"]["name"])
-    comm_reward, comm_checks, comm_info = grade_communicate(criteria.communicate_info, messages)
-    reward = env.reward
-    breakdown = dict(env.breakdown)
-    if RewardBasis.ACTION in basis:
-        reward *= action_reward
-        breakdown[RewardBasis.ACTION.value] = action_reward
     nl_checks, nl_info = None, None
     if RewardBasis.NL_ASSERTION in basis:
         if assertions:
@@ -221,6 +193,38 @@ def _grade_tau3(
             nl_checks = judge(messages, assertions)
         else:
             nl_checks, nl_info = [], {"note": "No nl_assertions to evaluate"}
+    parts = _Parts(env, actions, grade_communicate(criteria.communicate_info, messages))
+    return _combined(env.reward, dict(env.breakdown), basis, parts, nl_checks, nl_info)
+
+
+@dataclass
+class _Parts:
+    """A grade's components before its basis combines them: the environment's, and the
+    actions' and communication's (reward, checks, info)."""
+
+    env: _EnvironmentGrade
+    actions: tuple[float, Any, Any]
+    communicate: tuple[float, Any, Any]
+
+
+def _combined(
+    reward: float,
+    breakdown: dict[str, float],
+    basis: list[RewardBasis],
+    parts: _Parts,
+    nl_checks: list[dict[str, Any]] | None,
+    nl_info: dict[str, Any] | None,
+) -> RewardInfo:
+    """The reward info of ``reward`` and ``breakdown`` (the environment's part, as the rules
+    apply it) times the action, NL assertion (when judged) and communication parts that
+    ``basis`` names, in that order."""
+    env = parts.env
+    action_reward, action_checks, action_info = parts.actions
+    comm_reward, comm_checks, comm_info = parts.communicate
+    if RewardBasis.ACTION in basis:
+        reward *= action_reward
+        breakdown[RewardBasis.ACTION.value] = action_reward
+    if RewardBasis.NL_ASSERTION in basis and nl_checks is not None:
         nl_reward = 1.0 if all(check["met"] for check in nl_checks) else 0.0
         reward *= nl_reward
         breakdown[RewardBasis.NL_ASSERTION.value] = nl_reward
