@@ -49,3 +49,20 @@ def test_a_full_disk_under_the_response_cache_stops_the_run(
     (run,) = json.loads(runner.invoke(cli, ["runs", "list", "--json"]).output)
     assert line.endswith(f"then continue with: tautrait run --resume {run['id']}")
     assert ResultStore(isolated_home / "results.db").episodes(run["id"]) == []
+
+
+def test_a_full_disk_under_the_embeddings_cache_is_a_storage_fault(tmp_path: Path) -> None:
+    """Not "not a tautrait embeddings cache": a healthy cache on a full disk says it could
+    not be written, and what it held still reads."""
+    from tautrait_core.llm.embedding_cache import EmbeddingCache
+
+    cache = EmbeddingCache(tmp_path / "embeddings.db")
+    cache.put_many("m", {"kept": [1.0, 2.0]})
+    pages = cache._connection.execute("PRAGMA page_count").fetchone()[0]
+    cache._connection.execute(f"PRAGMA max_page_count = {pages + 1}")
+    big = {f"text {n}": [0.5] * 2048 for n in range(20)}
+    with pytest.raises(StorageError) as error:
+        cache.put_many("m", big)
+    assert str(error.value).startswith(f"could not write the embeddings cache {cache.path}: ")
+    assert "database or disk is full" in str(error.value)
+    assert cache.get_many("m", ["kept", "text 0"]) == {"kept": [1.0, 2.0]}

@@ -8,13 +8,13 @@ task stay independent samples. API keys are never part of what is stored.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import sqlite3
-import threading
 from pathlib import Path
 from typing import Any
+
+from tautrait_core.llm.sqlite_cache import SqliteCache
 
 SCHEMA = "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, response TEXT NOT NULL)"
 EXCLUDED_ARGUMENTS = ("api_key", "timeout", "num_retries", "max_retries")
@@ -27,26 +27,12 @@ def request_key(arguments: dict[str, Any], scope: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-class ResponseCache:
+class ResponseCache(SqliteCache):
     """Stored model responses (as OpenAI-style JSON), one row per request key."""
 
-    def __init__(self, path: Path) -> None:
-        """Open (or create) the cache file at ``path``.
-
-        Raises:
-            StorageError: the file is not a response cache.
-        """
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self._connection = sqlite3.connect(path, check_same_thread=False, timeout=30)
-        try:
-            self._connection.execute("PRAGMA journal_mode=WAL")
-            self._connection.execute(SCHEMA)
-            self._connection.commit()
-        except sqlite3.DatabaseError as exc:
-            self._connection.close()
-            raise _not_a_cache(path, exc) from exc
-        self._lock = threading.Lock()
+    kind = "response cache"
+    schema = SCHEMA
+    damaged_fix = "delete it with: tautrait cache clear"
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored answer to the request ``key`` (``None``: none is stored).
@@ -54,13 +40,9 @@ class ResponseCache:
         Raises:
             StorageError: the cache could not be read.
         """
-        try:
-            with self._lock:
-                row = self._connection.execute(
-                    "SELECT response FROM responses WHERE key = ?", (key,)
-                ).fetchone()
-        except sqlite3.Error as exc:
-            raise _storage_fault(self.path, "read", exc) from exc
+        row = self.reading(
+            lambda db: db.execute("SELECT response FROM responses WHERE key = ?", (key,)).fetchone()
+        )
         return None if row is None else json.loads(row[0])
 
     def put(self, key: str, response: dict[str, Any]) -> None:
@@ -71,17 +53,12 @@ class ResponseCache:
         """
         from tautrait_core.llm.keys import redact
 
-        try:
-            with self._lock:
-                self._connection.execute(
-                    "INSERT OR REPLACE INTO responses (key, response) VALUES (?, ?)",
-                    (key, redact(json.dumps(response))),
-                )
-                self._connection.commit()
-        except sqlite3.Error as exc:
-            with contextlib.suppress(sqlite3.Error):
-                self._connection.rollback()
-            raise _storage_fault(self.path, "write", exc) from exc
+        stored = redact(json.dumps(response))
+        self.writing(
+            lambda db: db.execute(
+                "INSERT OR REPLACE INTO responses (key, response) VALUES (?, ?)", (key, stored)
+            )
+        )
 
 
 _caches: dict[Path, ResponseCache] = {}
@@ -118,7 +95,7 @@ def cache_entries(path: Path) -> int:
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:
-        raise _not_a_cache(path, exc) from exc
+        raise ResponseCache.not_this_cache(path, exc) from exc
 
 
 def clear_cache(path: Path) -> None:
@@ -138,7 +115,7 @@ def clear_cache(path: Path) -> None:
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:
-        raise _not_a_cache(path, exc) from exc
+        raise ResponseCache.not_this_cache(path, exc) from exc
 
 
 def remove_cache_file(path: Path) -> None:
@@ -156,17 +133,3 @@ def remove_cache_file(path: Path) -> None:
             (path.parent / name).unlink(missing_ok=True)
         except OSError as exc:
             raise StorageError(f"could not delete {path.parent / name}: {exc.strerror}") from exc
-
-
-def _storage_fault(path: Path, action: str, exc: Exception) -> Exception:
-    from tautrait_core.errors import StorageError
-
-    return StorageError(f"could not {action} the response cache {path}: {exc}")
-
-
-def _not_a_cache(path: Path, exc: Exception) -> Exception:
-    from tautrait_core.errors import StorageError
-
-    return StorageError(
-        f"{path} is not a tautrait response cache ({exc}); delete it with: tautrait cache clear"
-    )
