@@ -19,17 +19,30 @@ class PluginError(TautraitError):
     """A plugin registered something invalid (for example a name used twice)."""
 
 
-class UnknownNameError(TautraitError):
-    """A domain, agent, user simulator, trait backend or task set name is not registered."""
+ONE_LINE = 73
+"""The longest message that fits an 80-column line after the CLI's ``Error: ``."""
 
-    def __init__(self, kind: str, name: str, known: list[str], hint: str = "") -> None:
-        choices = ", ".join(sorted(known)) if known else "none installed"
-        message = f"unknown {kind} {name!r} (available: {choices})"
+
+class UnknownNameError(TautraitError):
+    """A domain, agent, user simulator, trait backend or task set name is not registered.
+
+    A name close to a known one is a typo: the message suggests that one, and says where
+    the names are listed (``listed_by``, a command, where the line has room) rather than
+    listing them all; otherwise it lists them, with ``hint``."""
+
+    def __init__(
+        self, kind: str, name: str, known: list[str], hint: str = "", listed_by: str = ""
+    ) -> None:
         close = difflib.get_close_matches(name, known, n=1)
         if close:  # a typo of an installed name: installing something would not help
-            message += f"; did you mean {close[0]!r}?"
-        elif hint:
-            message += f". {hint}"
+            message = f"unknown {kind} {name!r}; did you mean {close[0]!r}?"
+            see = f" (see: {listed_by})" if listed_by else ""
+            if len(message + see) <= ONE_LINE:
+                message += see
+        else:
+            choices = ", ".join(sorted(known)) if known else "none installed"
+            message = f"unknown {kind} {name!r} (available: {choices})"
+            message += f". {hint}" if hint else ""
         super().__init__(message)
         self.kind = kind
         self.name = name

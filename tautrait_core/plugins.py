@@ -267,7 +267,9 @@ class PluginManager:
             raise self._clashes[kind][name].error()
         if name not in registry:
             hint = ". ".join(filter(None, [self.left_out_note(), hint]))
-            raise UnknownNameError(kind.replace("_", " "), name, list(registry), hint)
+            raise UnknownNameError(
+                kind.replace("_", " "), name, list(registry), hint, "tautrait plugins"
+            )
         part, source = registry[name]
         if isinstance(part, DeferredPart):
             part = self._load_deferred(kind, part, source, hint)
@@ -288,7 +290,7 @@ class PluginManager:
             registry.pop(deferred.name)
             self._hook_failed(source.plugin, REGISTRY_HOOKS[kind], exc)
             raise UnknownNameError(
-                kind.replace("_", " "), deferred.name, list(registry), hint
+                kind.replace("_", " "), deferred.name, list(registry), hint, "tautrait plugins"
             ) from exc
         if getattr(part, "name", None) != deferred.name:
             problem = f"is named {getattr(part, 'name', None)!r} once loaded"

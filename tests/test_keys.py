@@ -25,21 +25,27 @@ def no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-def test_missing_key_fails_before_the_run_naming_both_fixes(toy_plugin, no_keys) -> None:
-    config = RunConfig(domain="toylib", agent="tool-calling", agent_model="gpt-4o", user="scripted")
-    with pytest.raises(ConfigError) as error:
-        prepare(config)
-    message = str(error.value)
-    assert "OPENAI_API_KEY" in message
-    assert "export OPENAI_API_KEY=" in message and "tautrait keys set OPENAI_API_KEY" in message
-    user_side = RunConfig(
-        domain="toylib",
-        agent="oracle",
-        user="llm",
-        user_model="anthropic/claude-3-5-sonnet-20240620",
+def test_missing_key_fails_before_the_run_naming_the_variable_and_keys_set(
+    toy_plugin, no_keys
+) -> None:
+    """In 80 columns: one line where the model's name leaves room, else the command on a
+    line of its own (was 169 columns)."""
+    runner = CliRunner(env={"COLUMNS": "80"})
+    agent_side = ["run", "--domain", "toylib", "--agent", "tool-calling", "--agent-model"]
+    result = runner.invoke(cli, [*agent_side, "gpt-4o", "--user", "scripted"])
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: agent model gpt-4o needs OPENAI_API_KEY: tautrait keys set OPENAI_API_KEY\n"
     )
-    with pytest.raises(ConfigError, match=r"user model .* ANTHROPIC_API_KEY"):
-        prepare(user_side)
+    user_side = ["run", "--domain", "toylib", "--agent", "oracle", "--user", "llm"]
+    result = runner.invoke(
+        cli, [*user_side, "--user-model", "anthropic/claude-3-5-sonnet-20240620"]
+    )
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: user model anthropic/claude-3-5-sonnet-20240620 needs ANTHROPIC_API_KEY:\n"
+        "  tautrait keys set ANTHROPIC_API_KEY\n"
+    )
 
 
 def test_stored_key_satisfies_the_check_and_is_private(

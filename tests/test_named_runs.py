@@ -81,7 +81,8 @@ def test_a_mistyped_domain_suggests_the_installed_one(site: Path, home: dict[str
     done = tautrait(site, home, "run", "--domain", "toylbi", "--agent", "oracle")
 
     assert done.returncode == 1
-    assert "unknown domain 'toylbi' (available: toylib); did you mean 'toylib'?" in done.stderr
+    said = "Error: unknown domain 'toylbi'; did you mean 'toylib'? (see: tautrait plugins)\n"
+    assert done.stderr == said
     assert "pip install" not in done.stderr
 
 

@@ -246,7 +246,11 @@ def test_unknown_names_list_what_is_available() -> None:
     reset_plugin_manager()
     with pytest.raises(
         UnknownNameError,
-        match=r"unknown agent 'nope' \(available: a2a, act, few-shot, human, noop, oracle, "
+        match=r"unknown agent 'zzz' \(available: a2a, act, few-shot, human, noop, oracle, "
         r"oracle-plan, react, solo, tool-calling",
     ):
+        get_plugin_manager().get("agent", "zzz")
+    # a close name: that one, and where they are listed, not the whole list
+    with pytest.raises(UnknownNameError) as typo:
         get_plugin_manager().get("agent", "nope")
+    assert str(typo.value) == "unknown agent 'nope'; did you mean 'noop'? (see: tautrait plugins)"

@@ -203,3 +203,25 @@ def test_a_url_where_no_agent_card_is_found_is_an_error_rerun_on_resume(toy_plug
         with example_agent(server) as agent_url:
             resumed = execute(a2a_config(server, agent_url, domain="toylib", resume=report.run.id))
     assert [r.outcome for r in resumed.results] == [Outcome.PASS] * 3
+
+
+def test_a_remote_agents_cost_is_unknown_not_zero(toy_plugin, tmp_path) -> None:
+    """The remote agent's model calls are its own, unseen by tautrait: its cost, and the
+    run's, read ``unknown`` in ``run``, ``report`` and the HTML report (was $0.0000)."""
+    script = GoldScript(toy_plugin.TASKS, ["transfer_to_librarian"])
+    database = str(tmp_path / "results.db")
+    runner = CliRunner(env={"COLUMNS": "80"})
+    with ScriptedModelServer(script) as server, example_agent(server) as url:
+        arguments = ["run", "--domain", "toylib", "--agent", "a2a", "--agent-url", url]
+        arguments += ["--user", "scripted", "--task-ids", "0", "--results-db", database]
+        ran = runner.invoke(cli, [*arguments, "--max-cost", "1"])
+    assert ran.exit_code == 0, ran.output
+    said = "Cost: unknown (agent unknown, user $0.0000; 0 model calls)"
+    assert said in ran.output
+    assert "--max-cost cannot count a remote agent's model calls: not included" in ran.output
+    page = tmp_path / "report.html"
+    shown = runner.invoke(cli, ["report", "latest", "--results-db", database, "--html", page])
+    assert shown.exit_code == 0, shown.output
+    assert said in shown.output
+    html = page.read_text()
+    assert '<td class="num">unknown</td>' in html and "Cost: agent unknown, user $0.0000." in html

@@ -85,7 +85,7 @@ def test_report_of_several_runs_with_errors_and_diagnoses(runner) -> None:
     assert len(blocks) == 2 and first.id in blocks[0] and second.id in blocks[1]
     assert "Episodes: 4 (3 scored, 1 errors)" in blocks[0]
     assert "Average reward: 0.333" in blocks[0]
-    assert "error: task 1 trial 1: ProviderError: gave up after 5 attempts" in blocks[0]
+    assert "error (task 1 trial 1): ProviderError: gave up after 5 attempts" in blocks[0]
     assert "Diagnoses: 1 of 2 failed episodes; fault: agent 1; type: wrong_argument 1" in blocks[0]
     assert "traits confusion=low" in blocks[1]
     documents = json.loads(runner.invoke(cli, ["report", first.id, second.id, "--json"]).output)
@@ -93,6 +93,33 @@ def test_report_of_several_runs_with_errors_and_diagnoses(runner) -> None:
     assert documents[0]["metrics"]["errors"] == 1
     assert documents[0]["errors"][0]["task_id"] == 1
     assert documents[0]["diagnoses"]["fault_type"] == {"wrong_argument": 1}
+
+
+def test_report_lists_each_distinct_error_once_in_80_columns() -> None:
+    """Identical errors are one line naming their episodes, cut to 80 columns (was one
+    line per episode, each as long as its message); ``report --json`` keeps them whole."""
+    store = results_store()
+    record = store_run(store, {3: ["error", "error"], 4: ["error", "pass"], 5: ["error"]})
+    long = (
+        "agent: no agent answers at http://127.0.0.1:9/: Network communication error "
+        "fetching agent card from http://127.0.0.1:9/.well-known/agent-card.json\nsecond line"
+    )
+    for task_id, trial in [(3, 0), (3, 1), (4, 0)]:
+        result = episode(task_id, trial, "error")
+        result.error = long
+        store.save_episode(record.id, result)
+
+    shown = CliRunner(env={"COLUMNS": "80"}).invoke(cli, ["report", record.id])
+
+    assert shown.exit_code == 0, shown.output
+    errors = [line for line in shown.output.splitlines() if line.startswith("  error")]
+    assert errors == [
+        "  error (3 episodes: task 3 trials 0-1, …): agent: no agent answers at http://1…",
+        "  error (task 5 trial 0): ProviderError: gave up after 5 attempts",
+    ]
+    assert max(len(line) for line in shown.output.splitlines()) <= 80
+    document = json.loads(CliRunner().invoke(cli, ["report", record.id, "--json"]).output)
+    assert [error["error"] for error in document["errors"]].count(long) == 3
 
 
 def test_show_prints_the_transcript_and_reward_breakdown(runner) -> None:

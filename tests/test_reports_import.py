@@ -113,7 +113,7 @@ def test_errors_duplicates_and_unknown_domains(tmp_path: Path) -> None:
     assert report["run"]["name"] == "published"
     text = runner.invoke(cli, ["report", run_id]).output
     assert "3 of 6 episodes absent from the imported file" in text
-    assert "error: task 1 trial 0: boom" in text and "--resume" not in text
+    assert "error (task 1 trial 0): boom" in text and "--resume" not in text
 
     empty = write(tmp_path / "retail.json", [])
     result = runner.invoke(cli, ["import-results", str(empty)])

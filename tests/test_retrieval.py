@@ -47,9 +47,14 @@ def test_the_retrieval_is_stored_with_the_run_and_the_default_is_bm25(
 def test_unknown_name_and_domain_without_documents_are_one_line_each(
     knowledge_plugin: object,
 ) -> None:
-    unknown = run_cli("--domain", "toyknow", "--retrieval", "bm26")
+    unknown = run_cli("--domain", "toyknow", "--retrieval", "bm52")
     assert unknown.exit_code == 1
-    assert unknown.output.startswith("Error: unknown retrieval 'bm26' (available: alltools, ")
+    # a typo gets the close name, in 80 columns (was every retrieval, on 255 columns)
+    said = "Error: unknown retrieval 'bm52'; did you mean 'bm25'? (see: tautrait plugins)\n"
+    assert unknown.output == said
+    unknown = run_cli("--domain", "toyknow", "--retrieval", "zzz")
+    assert unknown.exit_code == 1  # nothing close: they are listed
+    assert unknown.output.startswith("Error: unknown retrieval 'zzz' (available: alltools, ")
     assert "grep_only" in unknown.output and unknown.output.count("\n") == 1
     no_documents = run_cli("--domain", "toylib", "--retrieval", "bm25")
     assert no_documents.exit_code == 1 and no_documents.output.count("\n") == 1

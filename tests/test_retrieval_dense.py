@@ -6,9 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from tautrait_core import Document, DocumentCollection, RetrievalSettings, RunConfig, execute
 from tautrait_core.builtin.retrievals.dense import OpenAIEmbeddings, OpenAIEmbeddingsGrep
+from tautrait_core.cli import cli
 from tautrait_core.errors import ConfigError, StorageError
 from tautrait_core.retrieval.shared import forget_built
 from tautrait_core.scripted.server import ScriptedModelServer
@@ -73,8 +75,16 @@ def test_a_dense_run_needs_a_key_or_a_server(
     knowledge_plugin: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    with pytest.raises(ConfigError, match="needs the environment variable OPENAI_API_KEY"):
+    with pytest.raises(ConfigError, match="needs OPENAI_API_KEY"):
         execute(RunConfig(domain="toyknow", agent="oracle", retrieval="openai_embeddings"))
+    refused = CliRunner(env={"COLUMNS": "80"}).invoke(
+        cli, ["run", "--domain", "toyknow", "--agent", "oracle", "--retrieval", "openai_embeddings"]
+    )
+    assert refused.exit_code == 1  # in 80 columns (was one line of 268)
+    assert refused.output == (
+        "Error: retrieval model text-embedding-3-large needs OPENAI_API_KEY:\n"
+        "  tautrait keys set OPENAI_API_KEY, or --retrieval-api-base, or --retrieval bm25\n"
+    )
     forget_built()
     with ScriptedModelServer() as server:
         config = RunConfig(

@@ -91,6 +91,26 @@ def test_runs_list_chooses_runs_by_domain_number_and_date(site: Path, home: dict
     assert nothing.stdout.startswith("No runs match in ")
 
 
+def test_runs_made_in_the_same_second_list_newest_first(site: Path, home: dict[str, str]) -> None:
+    """Runs created in the same second (run ids in random order) list in the order they
+    were made, newest first, every time; ``latest`` is the newest of them."""
+    first = new_run(site, home, "toylib")
+    last = new_run(site, home, "toylib")
+    renamed = "29991231-235959-ffff"  # an id that sorts after the later run's
+    database = Path(home["TAUTRAIT_HOME"]) / "results.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE runs SET created_at = '2026-11-27T03:00:00+00:00'")
+        connection.execute("UPDATE runs SET id = ? WHERE id = ?", (renamed, first))
+        connection.execute("UPDATE episodes SET run_id = ? WHERE run_id = ?", (renamed, first))
+    connection.close()
+
+    assert listed(site, home) == [last, renamed]
+    assert listed(site, home, "--limit", "1") == [last]
+    shown = tautrait(site, home, "report", "latest", "--json")
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["run"]["id"] == last
+
+
 def test_runs_delete_removes_a_run_and_all_it_holds(site: Path, home: dict[str, str]) -> None:
     kept = new_run(site, home, "toylib")
     doomed = new_run(site, home, "toylib", "--num-trials", "2")

@@ -89,6 +89,24 @@ def test_serve_scripted_plays_whole_episodes_on_loopback_and_stops_on_ctrl_c(
     assert "Stopped after" in remaining and "Traceback" not in remaining
 
 
+def test_serve_scripted_says_where_it_listens_in_80_columns(
+    served: tuple[subprocess.Popen[str], str],
+) -> None:
+    """Its start-up lines break between fields, never inside the URL or the options to use
+    (were 95 and 118 columns)."""
+    process, base_url = served
+    process.send_signal(signal.SIGINT)
+    remaining, _ = process.communicate(timeout=30)
+    lines = [f"Scripted model server on {base_url}", *remaining.splitlines()]
+    assert lines[:4] == [
+        f"Scripted model server on {base_url}",
+        "Playing toylib tasks. Stop it with Ctrl-C.",
+        "Use it with any model name under openai/, e.g.",
+        f"  --agent-model openai/scripted --agent-api-base {base_url}",
+    ]
+    assert max(len(line) for line in lines) <= 80
+
+
 def test_the_scripted_server_queues_hundreds_of_clients_connecting_at_once() -> None:
     """A run at concurrency 256 opens its connections all at once. With the default listen
     queue of 5, the kernel dropped the connections beyond it and each client waited for its

@@ -204,7 +204,7 @@ def test_changed_file_is_refused_and_new_starts_over(
         ("name = 'x'\n[base]\nresults_db = 'r.db'", ("--results-db on the command line",)),
         ("[grid]\ndomain = ['toylib']", ("name must be a non-empty string",)),
         ("name = 'x'\nmodels = 1", ("unknown top-level key(s) models",)),
-        ("name = 'x\n", ("is not valid TOML",)),
+        ("name = 'x\n", ("bad.toml:2:1: bad TOML: ",)),
         ("a = " + "[" * 100_000 + "]" * 100_000, ("the sweep file is nested too deeply",)),
     ],
 )
@@ -221,6 +221,36 @@ def test_bad_files_are_clear_errors_before_anything_runs(
     if database.exists():
         assert table(database, "SELECT id FROM runs") == []
         assert table(database, "SELECT name FROM sweeps") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "name = 'x'\n[grid]\nagent = ['oracle', 'tool-calling']\n",
+            "Error: bad.toml has 1 problem(s); nothing was run:\n"
+            '  no domain: add domain = "NAME" to [base] (tautrait plugins lists them)\n',
+        ),
+        (
+            "[base\ndomain = 'toylib'\n",
+            "Error: bad.toml:1:6: bad TOML: expected ']' at the end of a table declaration\n",
+        ),
+        ("name = 'x'\nagent = [1,", "Error: bad.toml:2:12: bad TOML: invalid value\n"),
+    ],
+    ids=["no-domain", "broken", "broken-at-the-end"],
+)
+def test_a_file_without_a_domain_or_with_bad_toml_says_so_in_80_columns(
+    toy_plugin, tmp_path: Path, isolated_home: Path, text: str, said: str
+) -> None:
+    """Said in the CLI's words, once (was: each point's 'RunConfig(domain=...)', or
+    tomllib's message after the path on a line of 117 characters)."""
+    runner = CliRunner(env={"COLUMNS": "80"})
+    with runner.isolated_filesystem(temp_dir=tmp_path):
+        Path("bad.toml").write_text(text)
+        result = runner.invoke(cli, ["sweep", "bad.toml"])
+    assert result.exit_code != 0
+    assert result.output == said
+    assert max(len(line) for line in result.output.splitlines()) <= 80
 
 
 def test_a_sweep_file_that_is_not_utf8_is_named(toy_plugin, tmp_path: Path) -> None:

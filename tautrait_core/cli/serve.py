@@ -70,20 +70,19 @@ def serve_scripted(domain: str | None, task_set: str | None, port: int, reply: s
         raise click.ClickException(
             f"cannot listen on 127.0.0.1:{port} ({exc.strerror}); choose another --port"
         ) from exc
-    plays = f"playing {domain} tasks" if domain else f"answering {reply!r} to every request"
+    plays = f"Playing {domain} tasks" if domain else f"Answering {reply!r} to every request"
     out = console()
-    out.print(f"Scripted model server on {server.base_url} ({plays}). Stop with Ctrl-C.")
+    out.print(f"Scripted model server on {server.base_url}", markup=False, soft_wrap=True)
+    out.print(f"{plays}. Stop it with Ctrl-C.", markup=False)
     alike = responder.probe.alike if responder and responder.probe else 0
     if alike:
         out.print(
             f"{alike} tasks look alike to the scripted customer; it plays one of each kind.",
             style="yellow",
         )
-    out.print(
-        f"Use it with any model name under openai/, e.g. --agent-model openai/scripted "
-        f"--agent-api-base {server.base_url}",
-        markup=False,
-    )
+    out.print("Use it with any model name under openai/, e.g.")
+    example = f"  --agent-model openai/scripted --agent-api-base {server.base_url}"
+    out.print(example, markup=False, soft_wrap=True)  # a command is never cut
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

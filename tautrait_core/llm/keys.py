@@ -16,7 +16,7 @@ import os
 import re
 from pathlib import Path
 
-from tautrait_core.errors import ConfigError, first_line
+from tautrait_core.errors import ONE_LINE, ConfigError, first_line
 from tautrait_core.files import read_json_file
 from tautrait_core.llm.server_keys import bound_name, load_bindings, server_url, write_bindings
 from tautrait_core.paths import data_dir
@@ -191,10 +191,10 @@ def require_keys(model: str, provider: str | None, api_base: str | None, side: s
     if missing:
         variable = missing[0]
         alternatives = f" (or {', '.join(missing[1:])})" if len(missing) > 1 else ""
-        raise ConfigError(
-            f"the {side} model {model!r} needs the environment variable {variable}{alternatives}. "
-            f"Set it with: export {variable}=...  or store it with: tautrait keys set {variable}"
-        )
+        lead = f"{side} model {model} needs {variable}{alternatives}:"
+        fix = f"tautrait keys set {variable}"  # exporting it works too (its --help says so)
+        one_line = len(lead) + 1 + len(fix) <= ONE_LINE
+        raise ConfigError(f"{lead} {fix}" if one_line else f"{lead}\n  {fix}")
 
 
 def _require_server_key(api_base: str, side: str) -> None:

@@ -27,6 +27,7 @@ from tautrait_core.render.console import (
     run_heading,
     tau3_errors_line,
 )
+from tautrait_core.render.error_lines import error_lines
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -123,15 +124,7 @@ def summary_view(
         resume = f"tautrait run --resume {record.id}"
         lines.append(Text(command_hint(f"{lead} Continue with", resume, results_db)))
     errors = summary.errors()
-    for error in errors[:10]:
-        first_line = (error["error"] or "").strip().splitlines()[:1]
-        lines.append(
-            Text(
-                f"  error: task {error['task_id']} trial {error['trial']}: "
-                f"{visible(first_line[0]) if first_line else error['termination']}",
-                style="yellow",
-            )
-        )
+    lines += [Text(line, style="yellow") for line in error_lines(errors)]
     if errors and metrics.rules == "tau3":
         lines.append(Text(tau3_errors_line(metrics)))
     if errors:

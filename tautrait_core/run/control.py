@@ -104,7 +104,9 @@ class SpendTracker:
                 unpriced = sorted({c.model for c in result.calls if c.cost is None})
                 self.warnings.append(
                     f"--max-cost cannot count calls to models without a known price "
-                    f"({', '.join(unpriced) or 'unknown'}); their cost is not included"
+                    f"({', '.join(unpriced)}); their cost is not included"
+                    if unpriced
+                    else "--max-cost cannot count a remote agent's model calls: not included"
                 )
             cost = sum(c.cost for c in result.calls if c.cost is not None)
         self.spent += cost

@@ -69,10 +69,7 @@ def prepare(config: RunConfig) -> PreparedRun:
         tau2_domain = config.task_set.removeprefix("tau2:").split("/")[0].split("-")[0]  # type: ignore[union-attr]
         config = config.with_settings(domain=f"tau2-{tau2_domain}")
     if config.domain is None:
-        raise ConfigError(
-            "missing --domain: a run needs a domain (RunConfig(domain=...)); "
-            "list the installed domains with: tautrait plugins"
-        )
+        raise ConfigError("missing --domain: a run needs a domain (tautrait plugins lists them)")
     config = checked_plugin_options(config)
     domain = manager.get(
         "domain", config.domain, "Install a domain plugin, e.g. pip install tautrait-telehealth"

@@ -24,6 +24,7 @@ import difflib
 import hashlib
 import itertools
 import json
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,8 @@ from tautrait_core.files import read_text_file
 from tautrait_core.run.plugin_options import declared_run_options
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from tautrait_core.run.prepared import PreparedRun
 
 RESERVED_KEYS = {
@@ -111,7 +114,7 @@ def load_sweep_file(path: Path) -> Sweep:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SweepError(f"{path} is not valid TOML: {exc}") from exc
+        raise SweepError(_toml_problem(path, text, exc)) from exc
     except RecursionError as exc:
         raise SweepError(f"{path}: the sweep file is nested too deeply to parse") from exc
     problems = []
@@ -149,7 +152,10 @@ def build_sweep(
     base = {key: value for key, value in base.items() if key not in bad_keys}
     grid = {key: values for key, values in grid.items() if key not in bad_keys}
     points = []
-    combinations = itertools.product(*grid.values())
+    combinations: Iterable[tuple[Any, ...]] = itertools.product(*grid.values())
+    if not {"domain", "task_set"} & {*base, *grid}:  # not once for every point
+        errors['no domain: add domain = "NAME" to [base] (tautrait plugins lists them)'] = None
+        combinations = ()
     for index, combination in enumerate(combinations):
         values = dict(zip(grid, combination, strict=True))
         point = _prepare_point(name, index, base, values, source, errors)
@@ -253,6 +259,18 @@ def _record_problem(config: RunConfig, where: str, errors: dict[str, None]) -> P
     except TautraitError as exc:
         errors[f"{where}: {exc}"] = None
         return None
+
+
+def _toml_problem(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> str:
+    """``PATH:LINE:COLUMN: bad TOML: what`` for a file ``tomllib`` cannot parse."""
+    found = re.fullmatch(r"(.*) \(at (?:line (\d+), column (\d+)|end of document)\)", str(exc))
+    if found is None:
+        return f"{path}: bad TOML: {exc}"
+    what, line, column = found.groups()
+    if line is None:  # at the end of the document: its last line, after its last character
+        lines = text.split("\n")
+        line, column = str(len(lines)), str(len(lines[-1]) + 1)
+    return f"{path}:{line}:{column}: bad TOML: {what[:1].lower()}{what[1:]}"
 
 
 def _show(value: Any) -> str:

@@ -21,6 +21,7 @@ from tautrait_core.store.tables import (
     RunRecord,
     SweepPointRecord,
     TraitRatingRecord,
+    newest_runs_first,
 )
 
 
@@ -36,7 +37,7 @@ class RunFilter:
 
 def find_runs(store: ResultStore, chosen: RunFilter) -> list[RunRecord]:
     """The runs ``chosen`` selects, newest first."""
-    statement = select(RunRecord).order_by(col(RunRecord.id).desc())
+    statement = select(RunRecord).order_by(*newest_runs_first())
     if chosen.domain is not None:
         statement = statement.where(RunRecord.domain == chosen.domain)
     if chosen.since is not None:

@@ -39,6 +39,7 @@ from tautrait_core.store.tables import (
     SweepPointRecord,
     SweepRecord,
     TraitRatingRecord,
+    newest_runs_first,
 )
 from tautrait_core.types.result import EpisodeResult, Outcome
 
@@ -118,7 +119,7 @@ class ResultStore:
         named ``run_id``; ``latest`` is the newest run."""
         with self.session() as session:
             if run_id == "latest":
-                found = session.exec(select(RunRecord).order_by(RunRecord.id.desc())).first()  # type: ignore[union-attr]
+                found = session.exec(select(RunRecord).order_by(*newest_runs_first())).first()
                 if found is None:
                     raise RunNotFoundError(f"no runs yet in {self.path}")
                 return self.with_live_status([found])[0]
@@ -145,7 +146,7 @@ class ResultStore:
     def list_runs(self) -> list[RunRecord]:
         """All runs, newest first."""
         with self.session() as session:
-            records = list(session.exec(select(RunRecord).order_by(RunRecord.id.desc())).all())  # type: ignore[union-attr]
+            records = list(session.exec(select(RunRecord).order_by(*newest_runs_first())).all())
         return self.with_live_status(records)
 
     def with_live_status(self, records: list[RunRecord]) -> list[RunRecord]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlalchemy import JSON, Column, UniqueConstraint, literal_column
+from sqlalchemy.sql.elements import UnaryExpression
+from sqlmodel import Field, SQLModel, col
 
 from tautrait_core.config.run_config import RunConfig
 from tautrait_core.types.messages import Message
@@ -45,6 +46,12 @@ class RunRecord(SQLModel, table=True):
     def run_config(self) -> RunConfig:
         """The stored configuration as a :class:`RunConfig`."""
         return RunConfig.model_validate(self.config)
+
+
+def newest_runs_first() -> tuple[UnaryExpression[Any], ...]:
+    """The order that lists runs newest first: by creation time, then (for runs created in
+    the same second) the later insertion first, so a listing never shuffles."""
+    return (col(RunRecord.created_at).desc(), literal_column("runs.rowid").desc())
 
 
 class EpisodeKeyColumns(SQLModel):

@@ -8,6 +8,9 @@ through that endpoint is returned to the episode loop as this agent's tool call,
 and is recorded exactly as a native agent's; its observation goes back to the remote agent.
 The agent's text reply ends the turn.
 
+Cost: the remote agent's model calls are its own, unseen here, so its cost is unknown (never
+$0): ``report`` shows the agent's cost, and the run's, as ``unknown``.
+
 Failures: a turn that takes longer than ``--agent-timeout``, an error or malformed answer
 fail the episode as the agent's (``agent_error``); an agent unreachable at the episode's
 first message is an infrastructure error (``error``, re-run on ``--resume``).
@@ -28,6 +31,7 @@ from tautrait_core.remote.mcp_server import ToolServer, tool_server
 from tautrait_core.remote.options import AGENT_TIMEOUT, AGENT_URL, TOOLS_HOST
 from tautrait_core.remote.tool_channel import ToolChannel
 from tautrait_core.types.messages import Message
+from tautrait_core.types.usage import Usage
 
 
 class A2AAgent(Agent):
@@ -58,6 +62,7 @@ class A2AAgent(Agent):
 
     def __init__(self, context: EpisodeContext) -> None:
         super().__init__(context)
+        self.usage = Usage(cost=None)  # the remote agent's model calls are not seen here
         url = context.plugin_option(AGENT_URL.name)
         self.timeout_s = float(context.plugin_option(AGENT_TIMEOUT.name))
         self.session = A2ASession(url, self.timeout_s)

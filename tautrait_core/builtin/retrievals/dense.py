@@ -74,10 +74,8 @@ def check_embedding_model(model: str, api_base: str | None) -> None:
     missing = keys_not_found(model, None, api_base)
     if missing:
         raise ConfigError(
-            f"the retrieval model {model!r} needs the environment variable {missing[0]}: "
-            f"export {missing[0]}=... or tautrait keys set {missing[0]}; or give an "
-            "OpenAI-compatible server with --retrieval-api-base, or an offline --retrieval "
-            "(bm25, grep_only)"
+            f"retrieval model {model} needs {missing[0]}:\n"
+            f"  tautrait keys set {missing[0]}, or --retrieval-api-base, or --retrieval bm25"
         )
 
 
