@@ -240,14 +240,13 @@ def test_bad_files_are_clear_errors_before_anything_runs(
     ids=["no-domain", "broken", "broken-at-the-end"],
 )
 def test_a_file_without_a_domain_or_with_bad_toml_says_so_in_80_columns(
-    toy_plugin, tmp_path: Path, isolated_home: Path, text: str, said: str
+    toy_plugin, tmp_path: Path, isolated_home: Path, text: str, said: str, monkeypatch
 ) -> None:
     """Said in the CLI's words, once (was: each point's 'RunConfig(domain=...)', or
     tomllib's message after the path on a line of 117 characters)."""
-    runner = CliRunner(env={"COLUMNS": "80"})
-    with runner.isolated_filesystem(temp_dir=tmp_path):
-        Path("bad.toml").write_text(text)
-        result = runner.invoke(cli, ["sweep", "bad.toml"])
+    monkeypatch.chdir(tmp_path)  # the file is named as given, relative
+    Path("bad.toml").write_text(text)
+    result = CliRunner(env={"COLUMNS": "80"}).invoke(cli, ["sweep", "bad.toml"])
     assert result.exit_code != 0
     assert result.output == said
     assert max(len(line) for line in result.output.splitlines()) <= 80
