@@ -55,6 +55,8 @@ def test_a_tau3_checkout_is_imported_with_its_splits_and_rules(
     assert "Run one with: tautrait run --domain tau2-retail --task-set tau2:retail/test" in (
         result.output
     )
+    # at 80 columns: the import folder of a long line goes on a line of its own, whole
+    assert max(len(line) for line in result.output.splitlines() if " -> " not in line) <= 80
 
     retail = _domain("tau2-retail", monkeypatch, "tau2-retail")
     test_split = resolve_task_set(retail, "tau2:retail/test")

@@ -261,12 +261,16 @@ def _print_imports(
     run what was imported (``example``: the `tautrait run` options of one task set)."""
     out = console()
     for item in reports:
-        out.print(f"{item.domain}: {imported(item)} -> {item.folder}")
+        line = f"{item.domain}: {imported(item)} -> {item.folder}"
+        if len(line) > 80:  # the folder on a line of its own, never cut
+            line = f"{prose(f'{item.domain}: {imported(item)}')}\n  -> {item.folder}"
+        out.print(line, markup=False, soft_wrap=True)
         for problem in item.problems:
             out.print(f"  skipped: {problem}")
         for note in getattr(item, "notes", []):
             out.print(f"  {note}")
-    out.print(f"Run one with: tautrait run {example} ...")
+    command = f"tautrait run {example} ..."
+    out.print(command_hint("Run one with", command, None), markup=False, soft_wrap=True)
 
 
 @cli.command("import-results")

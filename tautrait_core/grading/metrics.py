@@ -49,6 +49,10 @@ class PassHatK(BaseModel):
     tasks: int
 
 
+NOT_SCOREABLE = "not scoreable"
+"""How the error of an episode that needs a judge model to be graded begins."""
+
+
 class RunMetrics(BaseModel):
     """What ``tautrait report`` shows for a run."""
 
@@ -69,6 +73,9 @@ class RunMetrics(BaseModel):
     agent timed out or answered badly); each counts reward 0."""
     rules: str = "tau2"
     """``"tau3"`` when the largest k was lowered as τ³ lowers it (:func:`tau3_max_k`)."""
+    not_scoreable: int = 0
+    """Of the errors, episodes that ran but cannot be graded without a judge model (their
+    task's basis holds NL_ASSERTION): ``--resume`` with ``--judge-model`` scores them."""
 
 
 def task_counts(results: Iterable[EpisodeResult]) -> dict[int, tuple[int, int]]:
@@ -129,6 +136,7 @@ def summarize(
         user_usage=user_usage,
         cached_calls=sum(call.cached for result in results for call in result.calls),
         agent_errors=sum(r.termination is Termination.AGENT_ERROR for r in scored),
+        not_scoreable=sum((r.error or "").startswith(NOT_SCOREABLE) for r in results),
         rules=rules,
     )
 

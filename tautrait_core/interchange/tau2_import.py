@@ -63,10 +63,7 @@ DATA_FILES = {
 SPLIT_FILE = "split_tasks.json"
 """τ³'s file of named task subsets, beside a domain's ``tasks.json``."""
 
-BANKING_PLUGIN_HINT = (
-    "banking_knowledge copied; to run it: pip install tautrait-banking "
-    "(domain tau2-banking_knowledge)"
-)
+BANKING_PLUGIN_HINT = "copied; run it after: pip install tautrait-banking"
 
 AIRLINE_DB_FIX = (
     "the checkout has no data/tau2/domains/airline/db.json (τ²-bench's airline database). "

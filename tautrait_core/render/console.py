@@ -165,18 +165,38 @@ def print_metrics(
             continue
         note = "" if entry.tasks == metrics.tasks else f"  (over {entry.tasks} tasks)"
         out.print(f"pass^{entry.k}: {entry.value:.3f}{note}")
-    if metrics.errors and metrics.rules == "tau3":
-        out.print(tau3_errors_line(metrics), markup=False)
-    if metrics.errors:
-        lead = (
-            f"{metrics.errors} episodes ended in infrastructure errors; they are not "
-            "counted above and are re-run by"
-        )
-        hint = command_hint(lead, f"tautrait run --resume {run.id}", results_db)
-        out.print(hint, style="yellow", markup=False)
-    if metrics.agent_errors:
-        out.print(agent_errors_line(metrics), style="yellow", markup=False)
+    for line in error_hints(metrics, run.id, results_db):
+        out.print(line, style="yellow", markup=False)
     out.print(cost_line(metrics), markup=False)
+
+
+def error_hints(
+    metrics: RunMetrics, run_id: str, results_db: Path | str | None, imported: bool = False
+) -> list[str]:
+    """What a run's errors mean and what to do: τ³'s rule on them, the infrastructure
+    errors (re-run by ``--resume``), the episodes waiting for a judge model, and the
+    agent's own failures. ``imported``: the run came from a file and cannot be resumed."""
+    lines = []
+    if metrics.errors and metrics.rules == "tau3":
+        lines.append(tau3_errors_line(metrics))
+    infrastructure = metrics.errors - metrics.not_scoreable
+    if infrastructure:
+        text = (
+            f"{infrastructure} episodes ended in infrastructure errors; they are not counted above"
+        )
+        resume = f"tautrait run --resume {run_id}"
+        lines.append(
+            text if imported else command_hint(f"{text} and are re-run by", resume, results_db)
+        )
+    if metrics.not_scoreable:
+        text = f"{metrics.not_scoreable} episodes are not scoreable without a judge model"
+        judged = f"tautrait run --resume {run_id} --judge-model MODEL"
+        lines.append(
+            text if imported else command_hint(f"{text}; score them with", judged, results_db)
+        )
+    if metrics.agent_errors:
+        lines.append(agent_errors_line(metrics))
+    return lines
 
 
 def agent_errors_line(metrics: RunMetrics) -> str:
@@ -188,9 +208,11 @@ def agent_errors_line(metrics: RunMetrics) -> str:
 
 
 def tau3_errors_line(metrics: RunMetrics) -> str:
-    """What τ³'s metrics rule did to a run with infrastructure errors."""
+    """What τ³'s metrics rule did to a run with errors (infrastructure errors, and
+    episodes not scoreable without a judge, which it leaves out alike)."""
+    why = "as infrastructure errors" if not metrics.not_scoreable else "as errors"
     return (
-        f"{metrics.errors} episodes left out as infrastructure errors; "
+        f"{metrics.errors} episodes left out {why}; "
         f"pass^k up to k={len(metrics.pass_hat_k)} (τ³'s rule)"
     )
 

@@ -20,12 +20,11 @@ from tautrait_core.analysis.transcript import (
 from tautrait_core.interchange.result_import import IMPORTED_STATUS
 from tautrait_core.money import format_cost
 from tautrait_core.render.console import (
-    agent_errors_line,
     command_hint,
     cost_line,
+    error_hints,
     fit_fields,
     run_heading,
-    tau3_errors_line,
 )
 from tautrait_core.render.error_lines import error_lines
 
@@ -125,17 +124,8 @@ def summary_view(
         lines.append(Text(command_hint(f"{lead} Continue with", resume, results_db)))
     errors = summary.errors()
     lines += [Text(line, style="yellow") for line in error_lines(errors)]
-    if errors and metrics.rules == "tau3":
-        lines.append(Text(tau3_errors_line(metrics)))
-    if errors:
-        text = f"{len(errors)} episodes ended in infrastructure errors; they are not counted above"
-        if not imported:
-            resume = f"tautrait run --resume {record.id}"
-            text = command_hint(f"{text} and are re-run by", resume, results_db)
-        lines.append(Text(text, style="yellow"))
-    if metrics.agent_errors:
-        lines.append(Text(agent_errors_line(metrics), style="yellow"))
-    return lines
+    hints = error_hints(metrics, record.id, results_db, imported=imported)
+    return lines + [Text(line, style="yellow") for line in hints]
 
 
 def episode_view(

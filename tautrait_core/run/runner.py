@@ -70,6 +70,9 @@ def schedule(prepared: PreparedRun) -> list[tuple[int, int]]:
 UNUSED_WHEN_NONE = ("agent_model", "user_model")
 """Settings a run stores as ``None`` when it calls no such model: given on resume, they
 change nothing."""
+ADDED_ON_RESUME = ("judge_model",)
+"""Settings a run without them may gain on resume: a judge model scores the episodes that
+were not scoreable without one, and changes no other grade."""
 
 
 def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
@@ -85,9 +88,10 @@ def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
     explicit = given.given() - {"resume"}
     given_values, stored_values = given.model_dump(), stored.model_dump()
     unused = {name for name in UNUSED_WHEN_NONE if stored_values[name] is None}
+    added = {name for name in ADDED_ON_RESUME if stored_values[name] is None} & explicit
     changed = [
         f"--{name.replace('_', '-')} {given_values[name]} (the run has {stored_values[name]})"
-        for name in sorted(explicit - RESUME_SETTINGS - unused - {"num_trials"})
+        for name in sorted(explicit - RESUME_SETTINGS - unused - added - {"num_trials"})
         if given_values[name] != stored_values[name]
     ]
     if given.num_trials < stored.num_trials and "num_trials" in explicit:
@@ -114,7 +118,7 @@ def resumed_config(record: RunRecord, given: RunConfig) -> RunConfig:
             "without --resume. (Servers, concurrency, limits and timeouts may change on resume, "
             "and --num-trials may grow.)"
         )
-    growing = RESUME_SETTINGS | {"num_trials"}
+    growing = RESUME_SETTINGS | {"num_trials"} | added
     update = {name: given_values[name] for name in explicit & growing} | movable
     update.update(resume=record.id, results_db=given.storage.results_db)
     return stored.with_settings(**update)

@@ -180,3 +180,26 @@ def test_only_calls_that_raised_count_as_tool_errors(
     assert [m["error"] for m in reread["messages"] if m["role"] == "tool"] == [
         m["error"] for m in tools
     ]
+
+
+def test_a_run_without_a_judge_says_how_to_score_task_102_and_resume_does(
+    banking_import: Path,
+) -> None:
+    """Not "re-run by --resume" (which, without a judge, scores nothing): the run names the
+    judge model it lacks, and resuming with one scores the episode in the same run."""
+    database = str(banking_import / "resumed.db")
+    ran = invoke(
+        *RUN, "--agent", "oracle", "--task-ids", indices("task_102"), "--results-db", database
+    )
+    printed = " ".join(ran.output.split())
+    assert "1 episodes are not scoreable without a judge model; score them with" in printed
+    assert "infrastructure errors; they are not counted" not in printed
+    run_id = json.loads(invoke("runs", "list", "--json", "--results-db", database).output)[0]["id"]
+    assert f"tautrait run --resume {run_id} --judge-model M" in printed
+    with ScriptedModelServer(all_met) as server:
+        judge = ["--judge-model", "openai/judge", "--judge-api-base", server.base_url]
+        resumed = invoke("run", "--resume", run_id, *judge, "--results-db", database)
+        assert resumed.exit_code == 0, resumed.output
+    report = json.loads(invoke("report", run_id, "--json", "--results-db", database).output)
+    assert (report["metrics"]["scored"], report["errors"]) == (1, [])
+    assert report["metrics"]["not_scoreable"] == 0
