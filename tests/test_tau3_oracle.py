@@ -108,6 +108,35 @@ def test_without_a_judge_only_retail_tasks_with_assertions_are_not_scoreable(
     assert "infrastructure errors; they are not counted" not in said
 
 
+def test_a_not_scoreable_episode_is_exported_as_tau3_leaves_it_out_never_as_zero(
+    tau3_home: Path, tmp_path: Path
+) -> None:
+    """In τ³'s results file an episode graded without its judge is an infrastructure error
+    with no reward info (τ³ leaves those out of its metrics), and it reads back as an
+    error, not as a failure scored 0."""
+    database = str(tmp_path / "judgeless.db")
+    run = ["run", "--task-set", "tau2:retail/test", "--agent", "oracle"]
+    ran = CliRunner().invoke(cli, [*run, "--results-db", database])
+    assert "not scoreable without a judge model" in ran.output, ran.output
+    exported = tmp_path / "tau3.json"
+    result = CliRunner().invoke(
+        cli, ["export", "latest", "--format", "tau2", "-o", str(exported), "--results-db", database]
+    )
+    assert result.exit_code == 0, result.output
+    simulations = json.loads(exported.read_text())["simulations"]
+    judgeless = [s for s in simulations if s["termination_reason"] == "infrastructure_error"]
+    assert judgeless and all(s["reward_info"] is None for s in judgeless)
+    assert all(s["reward_info"]["reward"] == 1.0 for s in simulations if s not in judgeless)
+    back = str(tmp_path / "back.db")
+    imported = CliRunner().invoke(
+        cli, ["import-results", str(exported), "--domain", "tau2-retail", "--results-db", back]
+    )
+    assert imported.exit_code == 0, imported.output
+    report = CliRunner().invoke(cli, ["report", "latest", "--json", "--results-db", back])
+    metrics = json.loads(report.output)["metrics"]
+    assert (metrics["errors"], metrics["average_reward"]) == (len(judgeless), 1.0)
+
+
 def test_check_lists_tau3_tasks_a_do_nothing_agent_passes(tau3_home: Path) -> None:
     database = str(tau3_home / "results.db")
     command = ["check", "--domain", "tau2-mock", "--task-set", "tau2:mock", "--json"]

@@ -161,7 +161,13 @@ def tau2_result_file(run: RunRecord, results: list[EpisodeResult]) -> dict[str, 
         for position, task in enumerate(tasks)
     }
     ordered = sorted(results, key=lambda r: (r.trial, r.task_id))
-    return tau3_results(data, [r.termination.value for r in ordered], policy, extras)
+    # an episode that could not be graded (no judge) is no reward of 0: τ³ has no such
+    # state, and leaves an infrastructure error out of its metrics as tautrait does
+    terminations = [
+        "provider_error" if r.reward_info and r.reward_info.not_scoreable else r.termination.value
+        for r in ordered
+    ]
+    return tau3_results(data, terminations, policy, extras)
 
 
 def _task_set_rules(run: RunRecord) -> str:

@@ -130,6 +130,8 @@ def tau3_results(
     for simulation, termination in zip(tau2_file["simulations"], terminations, strict=True):
         record = {**simulation, "termination_reason": TAU3_TERMINATIONS.get(termination)}
         record["termination_reason"] = record["termination_reason"] or "agent_error"
+        if record["termination_reason"] == "infrastructure_error":
+            record["reward_info"] = None  # not evaluated
         record["messages"] = [_message(message) for message in simulation["messages"]]
         record["policy"] = policy
         simulations.append(
