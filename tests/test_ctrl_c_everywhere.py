@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import click
 import pytest
 
 from tests.distributions import run_tautrait, running_tautrait, toy_site
@@ -96,3 +97,31 @@ def test_ctrl_c_while_a_judge_model_is_asked(
     done = interrupted(site, home, [*audit, "--judge-api-base", url], lambda: bool(accepted))
 
     assert (done.returncode, done.stderr, done.stdout) == (130, "Interrupted.\n", "")
+
+
+def _ctrl_c_at_the_question(*args: object, **kwargs: object) -> bool:
+    """``click.confirm`` when the person presses Ctrl-C: it raises ``Abort`` while
+    handling the ``KeyboardInterrupt``, as click does."""
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        raise click.exceptions.Abort() from None
+
+
+def test_ctrl_c_at_a_question_is_interrupted_and_no_is_still_aborted(
+    toy_plugin, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``runs delete`` asks first: Ctrl-C there ends with ``Interrupted.`` and 130 (was
+    click's ``Aborted!`` and 1), while answering no keeps click's ``Aborted!``."""
+    from click.testing import CliRunner
+
+    from tautrait_core.cli import cli
+
+    runner = CliRunner()
+    assert runner.invoke(cli, ["run", "--domain", "toylib", "--agent", "oracle"]).exit_code == 0
+    refused = runner.invoke(cli, ["runs", "delete", "latest"], input="n\n")
+    assert refused.exit_code == 1 and refused.output.endswith("Aborted!\n")
+    monkeypatch.setattr(click, "confirm", _ctrl_c_at_the_question)
+    interrupted = runner.invoke(cli, ["runs", "delete", "latest"])
+    assert interrupted.exit_code == 130, interrupted.output
+    assert interrupted.output.endswith("Interrupted.\n") and "Aborted" not in interrupted.output

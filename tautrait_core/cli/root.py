@@ -215,6 +215,11 @@ class RootGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             raise click.exceptions.Exit(130) from None
+        except click.exceptions.Abort as exc:
+            if not isinstance(exc.__context__, KeyboardInterrupt):
+                raise  # answered no: click's "Aborted!"
+            click.echo("\nInterrupted.", err=True)  # Ctrl-C at a question
+            raise click.exceptions.Exit(130) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, core and plugin, without importing any command module."""
