@@ -95,9 +95,14 @@ def test_serve_scripted_says_where_it_listens_in_80_columns(
     """Its start-up lines break between fields, never inside the URL or the options to use
     (were 95 and 118 columns)."""
     process, base_url = served
+    assert process.stdout is not None
+    # read on the same buffered stream as the first line (communicate() would read the
+    # pipe itself and miss what that stream already buffered)
+    started = [process.stdout.readline().rstrip("\n") for _ in range(3)]
     process.send_signal(signal.SIGINT)
-    remaining, _ = process.communicate(timeout=30)
-    lines = [f"Scripted model server on {base_url}", *remaining.splitlines()]
+    stopped = process.stdout.read().splitlines()
+    process.wait(timeout=30)
+    lines = [f"Scripted model server on {base_url}", *started, *stopped]
     assert lines[:4] == [
         f"Scripted model server on {base_url}",
         "Playing toylib tasks. Stop it with Ctrl-C.",
