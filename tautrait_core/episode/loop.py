@@ -41,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
+import functools
 import time
 
 from tautrait_core.domain.initial_state import apply_initial_state
@@ -182,26 +183,19 @@ async def _score(
     domain = context.domain
     if context.solo:  # as the episode did, the agent's calls of user tools run them
         domain = dataclasses.replace(domain, tools=[*domain.tools, *domain.user_tools])
-    judge_model = context.judge.model
-    if judge_model is None:
-        return grade_criteria(
-            domain,
-            task,
-            template,
-            conversation.messages,
-            termination.value,
-            db.today,
-            rules=context.rules,
-            reward_basis=context.judge.reward_basis,
-        )
-    from tautrait_core.grading.nl_judge import ModelJudge
-    from tautrait_core.llm.client import ModelSpec
+    judge = None
+    if context.judge.model is not None:
+        from tautrait_core.grading.nl_judge import ModelJudge
+        from tautrait_core.llm.client import ModelSpec
 
-    spec = ModelSpec(
-        model=judge_model, api_base=context.judge.api_base, temperature=0.0, role="judge"
-    )
-    # the grader is synchronous and the judge runs its own event loop: off this one
-    return await asyncio.to_thread(
+        spec = ModelSpec(
+            model=context.judge.model,
+            api_base=context.judge.api_base,
+            temperature=0.0,
+            role="judge",
+        )
+        judge = ModelJudge(spec)
+    grade = functools.partial(
         grade_criteria,
         domain,
         task,
@@ -209,10 +203,12 @@ async def _score(
         conversation.messages,
         termination.value,
         db.today,
-        ModelJudge(spec),
+        judge,
         context.rules,
         context.judge.reward_basis,
     )
+    # the grader is synchronous and a judge runs its own event loop: off this one
+    return grade() if judge is None else await asyncio.to_thread(grade)
 
 
 class TauBenchEpisode(EpisodeProtocol):

@@ -134,12 +134,7 @@ def grade_criteria(
         return _reward_info(1.0, reward_basis=[RewardBasis.DB.value], info=note)
     basis = [RewardBasis(item) for item in criteria.reward_basis]
     if RewardBasis.NL_ASSERTION in basis and judge is None:
-        return _reward_info(
-            0.0,
-            reward_basis=[item.value for item in basis],
-            info={"note": "NL_ASSERTION is in the reward basis and no judge model was given"},
-            not_scoreable="needs a judge model (--judge-model) for its NL assertions",
-        )
+        return _needs_a_judge(basis)
     gold_actions = [as_action(item) for item in criteria.actions or []]
     env = _grade_environment(domain, task, template, messages, today, gold_actions, basis)
     actions = grade_actions(gold_actions, messages)
@@ -173,12 +168,7 @@ def _grade_tau3(
     basis = [RewardBasis(item) for item in criteria.reward_basis]
     assertions = criteria.nl_assertions or []
     if RewardBasis.NL_ASSERTION in basis and assertions and judge is None:
-        return _reward_info(
-            0.0,
-            reward_basis=[item.value for item in basis],
-            info={"note": "NL_ASSERTION is in the reward basis and no judge model was given"},
-            not_scoreable="needs a judge model (--judge-model) for its NL assertions",
-        )
+        return _needs_a_judge(basis)
     gold_actions = [as_action(item) for item in criteria.actions or []]
     env = _grade_environment(
         domain, task, template, messages, today, gold_actions, basis, mutating_only=True
@@ -195,6 +185,16 @@ def _grade_tau3(
             nl_checks, nl_info = [], {"note": "No nl_assertions to evaluate"}
     parts = _Parts(env, actions, grade_communicate(criteria.communicate_info, messages))
     return _combined(env.reward, dict(env.breakdown), basis, parts, nl_checks, nl_info)
+
+
+def _needs_a_judge(basis: list[RewardBasis]) -> RewardInfo:
+    """The grade of a task judged on NL assertions when no judge was given: not scoreable."""
+    return _reward_info(
+        0.0,
+        reward_basis=[item.value for item in basis],
+        info={"note": "NL_ASSERTION is in the reward basis and no judge model was given"},
+        not_scoreable="needs a judge model (--judge-model) for its NL assertions",
+    )
 
 
 @dataclass
