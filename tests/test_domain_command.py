@@ -10,7 +10,6 @@ from click.testing import CliRunner
 from tautrait_core.cli import cli
 from tautrait_core.domain.description import describe_domain
 from tautrait_core.domain.domain import TaskSet
-from tautrait_core.domain.task_sets import tau2_data_dir
 from tautrait_core.types.task import Task
 from tests.plugins import toy_library
 
@@ -56,14 +55,11 @@ def test_an_unknown_domain_is_one_line_naming_the_installed_ones(toy_plugin) -> 
 
 
 def test_customer_tools_and_tau3_splits_of_an_imported_task_set() -> None:
-    """A dual-control domain lists the customer's tools; a τ² task set counts its tasks
-    in each split of the imported ``split_tasks.json``."""
+    """A dual-control domain lists the customer's tools; a τ³ task set counts its tasks
+    in each of its splits (as the import records them from ``split_tasks.json``)."""
     tasks = [Task(id=f"t{n}", user_id="ann_1", instruction="Borrow a book.") for n in range(3)]
-    folder = tau2_data_dir("toy")
-    folder.mkdir(parents=True)
     splits = {"train": ["t0", "t1", "other"], "test": ["t2"], "base": ["t0", "t1", "t2"]}
-    (folder / "split_tasks.json").write_text(json.dumps(splits))
-    tau2_set = TaskSet(name="tau2:toy", load_tasks=lambda: tasks, protocol="tau2")
+    tau2_set = TaskSet(name="tau2:toy", load_tasks=lambda: tasks, protocol="tau2", splits=splits)
     domain = dataclasses.replace(
         toy_library.build_domain(),
         name="tau2-toy",

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tautrait_core.domain.domain import Domain, TaskSet
-from tautrait_core.domain.task_sets import TAU2_SOURCE, all_task_sets, tau2_data_dir, tau2_domain_of
+from tautrait_core.domain.domain import Domain
+from tautrait_core.domain.task_sets import all_task_sets, split_sizes
 from tautrait_core.domain.tools import Tool
-from tautrait_core.errors import TaskSetError
-from tautrait_core.files import read_json_file
-
-SPLIT_FILE = "split_tasks.json"
-"""τ³'s file of task ids by split (``train``, ``test``, ``base``), beside its tasks."""
 
 
 def parameter_type(schema: dict[str, Any]) -> str:
@@ -53,27 +48,6 @@ def tool_description(tool: Tool, domain: Domain) -> dict[str, Any]:
     }
 
 
-def task_set_splits(domain: Domain, task_set: TaskSet) -> dict[str, int]:
-    """How many tasks of ``task_set`` each split of the domain's imported τ³ split file
-    holds (``{}`` without one, or for a task set not imported from τ²/τ³)."""
-    tau2_domain = tau2_domain_of(domain.name)
-    if tau2_domain is None or not task_set.name.startswith(f"{TAU2_SOURCE}:"):
-        return {}
-    path = tau2_data_dir(tau2_domain) / SPLIT_FILE
-    if not path.is_file():
-        return {}
-    fix = "import it again: tautrait import tau2 PATH_TO_CHECKOUT"
-    splits = read_json_file(path, TaskSetError, "the τ³ split file", fix)
-    ids = {task.id for task in task_set.tasks if task.id is not None}
-    if not isinstance(splits, dict):
-        return {}
-    return {
-        str(split): len(ids.intersection(map(str, members)))
-        for split, members in splits.items()
-        if isinstance(members, list)
-    }
-
-
 def describe_domain(domain: Domain) -> dict[str, Any]:
     """Everything ``tautrait domain NAME --json`` prints about ``domain``.
 
@@ -89,7 +63,7 @@ def describe_domain(domain: Domain) -> dict[str, Any]:
                 "protocol": task_set.protocol,
                 "default": name == domain.default_task_set,
                 "description": task_set.description,
-                "splits": task_set_splits(domain, task_set),
+                "splits": split_sizes(task_set),
             }
         )
     documents = domain.documents

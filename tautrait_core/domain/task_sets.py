@@ -235,11 +235,16 @@ def task_set_split(task_set: TaskSet, split: str | None) -> TaskSet:
 
 def split_sizes(task_set: TaskSet) -> dict[str, int]:
     """How many of the task set's tasks each of its splits selects."""
-    ids = [task.id for task in task_set.tasks]
-    return {
-        split: sum(task_id in set(members) for task_id in ids)
-        for split, members in (task_set.splits or {}).items()
-    }
+    return count_in_splits([task.id for task in task_set.tasks], task_set.splits or {})
+
+
+def count_in_splits(ids: list[str | None], splits: dict[str, list[str]]) -> dict[str, int]:
+    """How many of the task ids ``ids`` each split (its task ids) holds."""
+    counts = {}
+    for split, members in splits.items():
+        chosen = set(members)
+        counts[split] = sum(task_id in chosen for task_id in ids)
+    return counts
 
 
 def upstream_task_set(domain: Domain, given: str | None, what: str) -> str | None:

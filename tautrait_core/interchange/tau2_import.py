@@ -40,6 +40,7 @@ from tautrait_core.compat.tau2.tasks import (
 from tautrait_core.domain.task_sets import (
     TAU2_MANIFEST,
     TAU2_SOURCE,
+    count_in_splits,
     tau2_task_set_name,
 )
 from tautrait_core.errors import TaskSetError, UpstreamImportError
@@ -183,11 +184,7 @@ def _import_domain(source: Path, domain: str, destination: Path, tau3: bool) -> 
             report.task_sets[full_name] = len(tasks)
             manifest[name] = {"rules": report.rules, "splits": splits}
             if splits:
-                ids = [task.id for task in tasks]
-                report.splits[full_name] = {
-                    split: sum(task_id in set(members) for task_id in ids)
-                    for split, members in splits.items()
-                }
+                report.splits[full_name] = count_in_splits([task.id for task in tasks], splits)
         (staging / "task_sets" / TAU2_MANIFEST).write_text(json.dumps(manifest, indent=1))
         if report.task_sets:
             replace_folder(staging, destination)
