@@ -93,22 +93,12 @@ def _by_count(counter: Counter[str]) -> dict[str, int]:
     return dict(sorted(counter.items(), key=lambda item: (-item[1], item[0])))
 
 
-def task_set_rules(domain: str, task_set: str) -> str:
-    """Whose rules a run's task set follows (``"tau2"`` when it cannot be found now)."""
-    from tautrait_core.domain.task_sets import resolve_task_set
-    from tautrait_core.errors import TautraitError
-    from tautrait_core.plugins import lookup
-
-    try:
-        return resolve_task_set(lookup("domain", domain), task_set).rules
-    except TautraitError:
-        return "tau2"
-
-
 def summarize_run(
     store: ResultStore, record: RunRecord, bootstrap: BootstrapSettings
 ) -> RunSummary:
     """Load a run's episodes and diagnoses and compute its metrics and intervals."""
+    from tautrait_core.interchange.result_files import task_set_rules
+
     results = store.episodes(record.id)
     rules = task_set_rules(record.domain, record.task_set)
     metrics = summarize(results, max_k=record.num_trials, rules=rules)

@@ -146,7 +146,7 @@ def tau2_result_file(run: RunRecord, results: list[EpisodeResult]) -> dict[str, 
         "agent": agent.strategy,
         "user": user.strategy,
     }
-    rules = _task_set_rules(run)
+    rules = task_set_rules(run.domain, run.task_set)
     data = tau2_results(results, tasks, info, seed=config.seed, rules=rules)
     if rules != "tau3":
         return data
@@ -170,14 +170,14 @@ def tau2_result_file(run: RunRecord, results: list[EpisodeResult]) -> dict[str, 
     return tau3_results(data, terminations, policy, extras)
 
 
-def _task_set_rules(run: RunRecord) -> str:
-    """Whose rules the run's task set follows (``"tau2"`` when it is not installed)."""
+def task_set_rules(domain: str, task_set: str) -> str:
+    """Whose rules a run's task set follows (``"tau2"`` when it cannot be found now)."""
     from tautrait_core.domain.task_sets import resolve_task_set
     from tautrait_core.errors import TautraitError
     from tautrait_core.plugins import lookup
 
     try:
-        return resolve_task_set(lookup("domain", run.domain), run.task_set).rules
+        return resolve_task_set(lookup("domain", domain), task_set).rules
     except TautraitError:
         return "tau2"
 
