@@ -25,6 +25,7 @@ from tautrait_core.render.console import (
     command_hint,
     console,
     echo_json,
+    fit_fields,
     plugins_table,
     prose,
     shortened,
@@ -252,19 +253,6 @@ def _tau2_imported(item: Tau2Import) -> str:
     return ", ".join(sets) or "nothing imported"
 
 
-def _at_commas(text: str, width: int = 80) -> str:
-    """``text`` broken into lines of at most ``width`` columns after its commas, so that a
-    task set and its size (``tau-trait:dev (20 tasks)``) stay on one line."""
-    lines: list[str] = []
-    for part in text.split(", "):
-        if lines and len(lines[-1]) + 2 + len(part) <= width:
-            lines[-1] += ", " + part
-        else:
-            lines[-1:] = [lines[-1] + ","] if lines else []
-            lines.append(("  " if lines else "") + part)
-    return "\n".join(lines)
-
-
 def _print_imports(
     reports: Sequence[DomainImport] | Sequence[Tau2Import],
     imported: Callable[[Any], str],
@@ -276,7 +264,8 @@ def _print_imports(
     for item in reports:
         line = f"{item.domain}: {imported(item)} -> {item.folder}"
         if len(line) > 80:  # the folder on a line of its own, never cut
-            line = f"{_at_commas(f'{item.domain}: {imported(item)}')}\n  -> {item.folder}"
+            got = fit_fields(f"{item.domain}: {imported(item)}", separator=", ", indent="  ")
+            line = f"{got}\n  -> {item.folder}"
         out.print(line, markup=False, soft_wrap=True)
         for problem in item.problems:
             out.print(f"  skipped: {problem}")

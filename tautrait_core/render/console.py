@@ -71,14 +71,20 @@ def command_hint(lead: str, command: str, results_db: Path | str | None, more: s
     return f"{textwrap.fill(lead + ':', 80)}\n  {pasted}{more}"
 
 
-def fit_fields(line: str, width: int = 80) -> str:
-    """``line``, whose fields are separated by two spaces (``Run ID  domain/set  agent
-    ...``), broken into lines of at most ``width`` columns between fields, never inside
-    one (a field longer than ``width`` keeps a line of its own)."""
+def fit_fields(line: str, width: int = 80, separator: str = "  ", indent: str = "") -> str:
+    """``line``, whose fields are separated by ``separator`` (two spaces: ``Run ID
+    domain/set  agent ...``), broken into lines of at most ``width`` columns between
+    fields, never inside one (a field longer than ``width`` keeps a line of its own). A
+    separator that ends in a space keeps the rest of itself (``","``) at the end of the
+    broken line; lines after the first start with ``indent``."""
+    kept = separator.rstrip(" ")
     lines: list[str] = []
-    for field in line.split("  "):
-        if lines and len(lines[-1]) + 2 + len(field) <= width:
-            lines[-1] += "  " + field
+    for field in line.split(separator):
+        if lines and len(lines[-1]) + len(separator) + len(field) <= width:
+            lines[-1] += separator + field
+        elif lines:
+            lines[-1] += kept
+            lines.append(indent + field)
         else:
             lines.append(field)
     return "\n".join(lines)
