@@ -151,14 +151,7 @@ def print_metrics(
     """The summary block of ``tautrait run``; its hints name ``results_db`` when that is
     not the default database (see :func:`follow_up`)."""
     out = console()
-    agent, user, traits = run_sides(run_columns(run))
-    out.print(
-        fit_fields(
-            f"Run {run.id}  {run.domain}/{run.task_set}  agent {agent}  user {user}  "
-            f"traits {traits}"
-        ),
-        markup=False,
-    )
+    out.print(fit_fields(run_heading(run)), markup=False)  # the heading report shows
     out.print(
         f"Episodes: {metrics.episodes} ({metrics.scored} scored, {metrics.errors} errors)"
         f"  tasks: {metrics.tasks}  trials: {run.num_trials}"
