@@ -68,6 +68,37 @@ def test_a_database_damaged_inside_is_one_line(
     assert result.output.splitlines() == [f"Error: {path} {DAMAGED}"], result.output
 
 
+def lose_run_ids(path: Path) -> None:
+    """Make every run's id read as NULL, as a page damaged without SQLite noticing can
+    (the ORM then gives ``None`` for the row): the schema's NOT NULL is edited away first,
+    since SQLite itself would refuse the update."""
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA writable_schema = ON")
+    connection.execute(
+        "UPDATE sqlite_master SET sql = replace(sql, 'id VARCHAR NOT NULL PRIMARY KEY',"
+        " 'id VARCHAR PRIMARY KEY') WHERE name = 'runs'"
+    )
+    connection.commit()
+    connection.close()
+    connection = sqlite3.connect(path)
+    connection.execute("UPDATE runs SET id = NULL")
+    connection.commit()
+    connection.close()
+
+
+@pytest.mark.parametrize("command", [["runs", "list"], ["report", "latest"]])
+def test_a_run_row_read_without_its_id_is_damage(
+    toy_plugin: Any, tmp_path: Path, command: list[str]
+) -> None:
+    path = tmp_path / "results.db"
+    execute(RunConfig(domain="toylib", agent="oracle", task_ids=[0], results_db=str(path)))
+    lose_run_ids(path)
+    result = CliRunner().invoke(cli, [*command, "--results-db", str(path)])
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.output.splitlines() == [f"Error: {path} {DAMAGED}"], result.output
+
+
 def full_disk(tmp_path: Path) -> Path:
     """A folder on a 256 KB tmpfs (through bubblewrap) that the command fills first."""
     if shutil.which("bwrap") is None:

@@ -46,7 +46,7 @@ def find_runs(store: ResultStore, chosen: RunFilter) -> list[RunRecord]:
     if chosen.limit is not None:
         statement = statement.limit(chosen.limit)
     with store.session() as session:
-        records = list(session.exec(statement).all())
+        records = store.records(session, statement)
     return store.with_live_status(records)
 
 
@@ -83,9 +83,9 @@ def delete_run(store: ResultStore, run_id: str) -> DeletedRun:
                     select(EpisodeRecord.id).where(EpisodeRecord.run_id == record.id)
                 ).all()
             )
-            points = session.exec(
-                select(SweepPointRecord).where(SweepPointRecord.run_id == record.id)
-            ).all()
+            points = store.records(
+                session, select(SweepPointRecord).where(SweepPointRecord.run_id == record.id)
+            )
             for point in points:
                 point.run_id = None
                 session.add(point)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import event
 from sqlmodel import Session, create_engine, select
@@ -30,7 +30,7 @@ from tautrait_core.store.leases import STALE_STATUS, RunLease, is_live
 from tautrait_core.store.migrations import apply_migrations
 from tautrait_core.store.rows import episode_record, now, run_record
 from tautrait_core.store.run_names import only_run_of_sweep
-from tautrait_core.store.sqlite_failures import report_file_failure
+from tautrait_core.store.sqlite_failures import checked_records, report_file_failure
 from tautrait_core.store.tables import (
     DiagnosisRecord,
     EpisodeRecord,
@@ -45,6 +45,9 @@ from tautrait_core.types.result import EpisodeResult, Outcome
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection, ExceptionContext
+    from sqlmodel.sql.expression import SelectOfScalar
+
+T = TypeVar("T")
 
 
 class ResultStore:
@@ -76,6 +79,11 @@ class ResultStore:
     def session(self) -> Iterator[Session]:
         with Session(self.engine, expire_on_commit=False) as session:
             yield session
+
+    def records(self, session: Session, statement: SelectOfScalar[T]) -> list[T]:
+        """The whole rows ``statement`` selects; a row that a damaged page left without
+        its primary key is the damaged-file error (see :func:`checked_records`)."""
+        return checked_records(self.path, session.exec(statement).all())
 
     # -- runs ------------------------------------------------------------------------
 
@@ -119,16 +127,20 @@ class ResultStore:
         named ``run_id``; ``latest`` is the newest run."""
         with self.session() as session:
             if run_id == "latest":
-                found = session.exec(select(RunRecord).order_by(*newest_runs_first())).first()
-                if found is None:
+                newest = self.records(
+                    session, select(RunRecord).order_by(*newest_runs_first()).limit(1)
+                )
+                if not newest:
                     raise RunNotFoundError(f"no runs yet in {self.path}")
-                return self.with_live_status([found])[0]
+                return self.with_live_status(newest)[0]
             exact = session.get(RunRecord, run_id)
             if exact is not None:
                 return self.with_live_status([exact])[0]
-            matches = session.exec(select(RunRecord).where(RunRecord.id.startswith(run_id))).all()  # type: ignore[union-attr]
+            matches = self.records(
+                session, select(RunRecord).where(RunRecord.id.startswith(run_id))
+            )  # type: ignore[union-attr]
             if not matches:
-                matches = session.exec(select(RunRecord).where(RunRecord.name == run_id)).all()
+                matches = self.records(session, select(RunRecord).where(RunRecord.name == run_id))
         if len(matches) == 1:
             return self.with_live_status(matches)[0]
         if matches:
@@ -146,7 +158,7 @@ class ResultStore:
     def list_runs(self) -> list[RunRecord]:
         """All runs, newest first."""
         with self.session() as session:
-            records = list(session.exec(select(RunRecord).order_by(*newest_runs_first())).all())
+            records = self.records(session, select(RunRecord).order_by(*newest_runs_first()))
         return self.with_live_status(records)
 
     def with_live_status(self, records: list[RunRecord]) -> list[RunRecord]:
@@ -231,11 +243,12 @@ class ResultStore:
     def episodes(self, run_id: str) -> list[EpisodeResult]:
         """All stored episodes of a run, ordered by trial then task."""
         with self.session() as session:
-            records = session.exec(
+            records = self.records(
+                session,
                 select(EpisodeRecord)
                 .where(EpisodeRecord.run_id == run_id)
-                .order_by(EpisodeRecord.trial, EpisodeRecord.task_id)  # type: ignore[arg-type]
-            ).all()
+                .order_by(EpisodeRecord.trial, EpisodeRecord.task_id),  # type: ignore[arg-type]
+            )
         return [record.to_result() for record in records]
 
     def episode_counts(self, run_id: str) -> dict[str, int]:
@@ -260,12 +273,11 @@ class ResultStore:
     def diagnoses(self, run_id: str) -> list[DiagnosisRecord]:
         """The stored diagnoses of a run, ordered by trial then task."""
         with self.session() as session:
-            return list(
-                session.exec(
-                    select(DiagnosisRecord)
-                    .where(DiagnosisRecord.run_id == run_id)
-                    .order_by(DiagnosisRecord.trial, DiagnosisRecord.task_id)  # type: ignore[arg-type]
-                ).all()
+            return self.records(
+                session,
+                select(DiagnosisRecord)
+                .where(DiagnosisRecord.run_id == run_id)
+                .order_by(DiagnosisRecord.trial, DiagnosisRecord.task_id),  # type: ignore[arg-type]
             )
 
     # -- trait ratings ---------------------------------------------------------------
@@ -292,7 +304,7 @@ class ResultStore:
             TraitRatingRecord.id,
         )
         with self.session() as session:
-            return list(session.exec(statement.order_by(*order)).all())  # type: ignore[arg-type]
+            return self.records(session, statement.order_by(*order))  # type: ignore[arg-type]
 
     # -- sweeps ----------------------------------------------------------------------
 

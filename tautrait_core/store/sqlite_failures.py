@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from tautrait_core.errors import StorageError
 
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 NEARLY_FULL_BYTES = 1024 * 1024
 """Free space below which a failed write is put down to a full disk."""
+
+T = TypeVar("T")
 
 _OPTION = "--results-db"
 _DAMAGED_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
@@ -56,6 +59,17 @@ def disk_failure(path: Path | str, exc: sqlite3.DatabaseError) -> StorageError |
     if primary == sqlite3.SQLITE_IOERR:
         return StorageError(f"{path}: {exc}; check the disk or pass another {_OPTION}")
     return None
+
+
+def checked_records(path: Path | str, records: Sequence[T | None]) -> list[T]:
+    """The records a select of whole rows returned from the results database ``path``.
+
+    The ORM gives ``None`` for a row whose primary key reads as NULL, which no tautrait
+    table allows: only a page damaged without SQLite noticing yields one, so it is the
+    damaged-file error rather than a ``NoneType`` crash further on."""
+    if any(record is None for record in records):
+        raise _damaged_error(path)
+    return [record for record in records if record is not None]
 
 
 def _damaged_error(path: Path | str) -> StorageError:

@@ -22,7 +22,7 @@ def test_tau3_results_import_report_and_regrade(
     runner = CliRunner()
     imported = runner.invoke(cli, ["import-results", str(path), *DOMAIN])
     assert imported.exit_code == 0, imported.output
-    found = re.search(r"as run\s+(\S+)", imported.output)
+    found = re.search(r"tautrait report (\S+)", imported.output)
     assert found is not None, imported.output
     run_id = found.group(1)
     report = runner.invoke(cli, ["report", run_id, "--json"])
