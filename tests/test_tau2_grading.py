@@ -268,6 +268,21 @@ def test_nl_assertions_count_through_the_judge(met: bool) -> None:
     assert info.nl_assertions and info.nl_assertions[0]["met"] is met
 
 
+def test_a_chosen_basis_judges_the_conversation_once() -> None:
+    seen: list[Sequence[str]] = []
+
+    def judge(messages: Sequence[Message], assertions: Sequence[str]) -> list[dict[str, Any]]:
+        seen.append(assertions)
+        return [{"nl_assertion": a, "met": False, "justification": "j"} for a in assertions]
+
+    task = _task(nl_assertions=["The agent was polite"], reward_basis=["NL_ASSERTION"])
+    chosen = ["NL_ASSERTION", "COMMUNICATE"]
+    info = _grade(task, _conversation(), judge=judge, reward_basis=chosen)
+    assert seen == [["The agent was polite"]]  # the official and chosen grades share it
+    assert (info.reward, info.official_reward) == (0.0, 0.0)
+    assert info.reward_breakdown == {"NL_ASSERTION": 0.0, "COMMUNICATE": 1.0}
+
+
 def test_a_tau_bench_reward_serialises_exactly_as_before() -> None:
     info = RewardInfo(reward=1.0, r_actions=True, data_hash="a", gt_data_hash="a")
     assert list(info.model_dump()) == [

@@ -111,6 +111,7 @@ def grade_criteria(
     """
     criteria = task.evaluation_criteria
     if reward_basis is not None and criteria is not None:
+        judge = None if judge is None else _JudgedOnce(judge)
         official = grade_criteria(
             domain, task, template, messages, termination, today, judge, rules
         )
@@ -185,6 +186,23 @@ def _grade_tau3(
             nl_checks, nl_info = [], {"note": "No nl_assertions to evaluate"}
     parts = _Parts(env, actions, grade_communicate(criteria.communicate_info, messages))
     return _combined(env.reward, dict(env.breakdown), basis, parts, nl_checks, nl_info)
+
+
+class _JudgedOnce:
+    """``judge``, asked each list of assertions once: grading on the task's basis and on a
+    chosen one judges the same conversation, and the second ask would cost a second call."""
+
+    def __init__(self, judge: NLJudge) -> None:
+        self._judge = judge
+        self._checks: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+
+    def __call__(
+        self, messages: Sequence[Message], assertions: Sequence[str]
+    ) -> list[dict[str, Any]]:
+        key = tuple(assertions)
+        if key not in self._checks:
+            self._checks[key] = self._judge(messages, assertions)
+        return [dict(check) for check in self._checks[key]]
 
 
 def _needs_a_judge(basis: list[RewardBasis]) -> RewardInfo:
