@@ -42,12 +42,12 @@ def runs_list(
     as_json: bool,
 ) -> None:
     """List stored runs, newest first (a run whose process is gone shows as stale)."""
-    from tautrait_core.store.housekeeping import RunFilter, find_runs
     from tautrait_core.store.leases import STALE_STATUS
+    from tautrait_core.store.results import RunFilter
 
     store = open_store(results_db)
     rows = []
-    for record in find_runs(store, RunFilter(limit, domain, since)):
+    for record in store.list_runs(RunFilter(limit, domain, since)):
         counts = store.episode_counts(record.id)
         rows.append({**run_columns(record), **counts})
     if as_json:

@@ -1,5 +1,4 @@
-"""Keeping the results database tidy: choosing runs to list, deleting a run, and adding
-trials to a stored run.
+"""Keeping the results database tidy: deleting a run, and adding trials to a stored run.
 
 A run is deleted under its lease (see :mod:`tautrait_core.store.leases`), so a run that a
 live process is writing is never deleted from under it.
@@ -7,7 +6,6 @@ live process is writing is never deleted from under it.
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 
 from sqlmodel import col, delete, select, update
@@ -21,33 +19,7 @@ from tautrait_core.store.tables import (
     RunRecord,
     SweepPointRecord,
     TraitRatingRecord,
-    newest_runs_first,
 )
-
-
-@dataclass(frozen=True)
-class RunFilter:
-    """Which stored runs to list: at most ``limit`` of the newest, of one ``domain``,
-    created at or after ``since`` (UTC); ``None`` leaves a criterion out."""
-
-    limit: int | None = None
-    domain: str | None = None
-    since: dt.datetime | None = None
-
-
-def find_runs(store: ResultStore, chosen: RunFilter) -> list[RunRecord]:
-    """The runs ``chosen`` selects, newest first."""
-    statement = select(RunRecord).order_by(*newest_runs_first())
-    if chosen.domain is not None:
-        statement = statement.where(RunRecord.domain == chosen.domain)
-    if chosen.since is not None:
-        since = chosen.since.replace(tzinfo=chosen.since.tzinfo or dt.UTC)
-        statement = statement.where(col(RunRecord.created_at) >= since.isoformat())
-    if chosen.limit is not None:
-        statement = statement.limit(chosen.limit)
-    with store.session() as session:
-        records = store.records(session, statement)
-    return store.with_live_status(records)
 
 
 @dataclass(frozen=True)

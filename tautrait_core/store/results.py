@@ -7,15 +7,17 @@ nothing it finished, and ``--resume`` skips what is stored. Episodes whose outco
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import event
-from sqlmodel import Session, create_engine, select
+from sqlmodel import Session, col, create_engine, select
 
 from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import RunNotFoundError
@@ -48,6 +50,16 @@ if TYPE_CHECKING:
     from sqlmodel.sql.expression import SelectOfScalar
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RunFilter:
+    """Which stored runs to list: at most ``limit`` of the newest, of one ``domain``,
+    created at or after ``since`` (UTC); ``None`` leaves a criterion out."""
+
+    limit: int | None = None
+    domain: str | None = None
+    since: dt.datetime | None = None
 
 
 class ResultStore:
@@ -155,10 +167,19 @@ class ResultStore:
             f"no run {run_id!r} in {self.path}. List runs with: tautrait runs list"
         )
 
-    def list_runs(self) -> list[RunRecord]:
-        """All runs, newest first."""
+    def list_runs(self, chosen: RunFilter | None = None) -> list[RunRecord]:
+        """The runs ``chosen`` selects (all of them when ``None``), newest first."""
+        statement = select(RunRecord).order_by(*newest_runs_first())
+        chosen = chosen or RunFilter()
+        if chosen.domain is not None:
+            statement = statement.where(RunRecord.domain == chosen.domain)
+        if chosen.since is not None:
+            since = chosen.since.replace(tzinfo=chosen.since.tzinfo or dt.UTC)
+            statement = statement.where(col(RunRecord.created_at) >= since.isoformat())
+        if chosen.limit is not None:
+            statement = statement.limit(chosen.limit)
         with self.session() as session:
-            records = self.records(session, select(RunRecord).order_by(*newest_runs_first()))
+            records = self.records(session, statement)
         return self.with_live_status(records)
 
     def with_live_status(self, records: list[RunRecord]) -> list[RunRecord]:
