@@ -74,6 +74,23 @@ def test_the_example_file_reads_into_episodes(example: Path) -> None:
     assert by_user[1].role == "tool" and by_user[1].content.startswith("Data Roaming is now ON")
 
 
+def test_episodes_are_numbered_by_the_task_set_they_are_stored_with(example: Path) -> None:
+    read = read_tau2_results(example)
+    reversed_tasks = read.tasks[::-1]
+    numbered = read.numbered_by(reversed_tasks, example)
+    last = len(read.tasks) - 1
+    assert [r.task_id for r in numbered.results] == [last - r.task_id for r in read.results]
+    assert [r.reward for r in numbered.results] == [r.reward for r in read.results]
+    missing = read.task_ids[2]
+    fewer = [task for task in read.tasks if task.id != missing]
+    with pytest.raises(TaskSetError) as raised:
+        read.numbered_by(fewer, example)
+    first = read.task_ids.index(missing)
+    assert str(raised.value) == (
+        f"{example}: simulation {first} is invalid: task {missing!r} is not in the task list"
+    )
+
+
 def test_a_round_trip_keeps_every_reward_and_component(example: Path, tmp_path: Path) -> None:
     path, original = _varied_copy(example, tmp_path)
     read = read_tau2_results(path)

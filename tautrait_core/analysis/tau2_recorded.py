@@ -47,7 +47,7 @@ def load_tau2_file(path: Path, domain: str | None, task_set: str | None) -> Load
             f"τ²'s tasks (tautrait import tau2 PATH) or pass --task-set"
         )
     task_set, tasks = holding
-    read = read_tau2_results(path, tasks)
+    read = read.numbered_by(tasks, path)
     current = {
         tau2_task_id(task, position): (task, position) for position, task in enumerate(tasks)
     }

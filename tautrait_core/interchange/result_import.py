@@ -157,7 +157,7 @@ def import_tau2_results(store: ResultStore, path: Path, settings: ImportSettings
     installed = None
     if holding is not None:
         task_set, installed = holding
-        read = read_tau2_results(path, installed)
+        read = read.numbered_by(installed, path)
     else:
         task_set = given_set or default_tau2_task_set(domain)
     agent_info, user_info = read.info.get("agent_info") or {}, read.info.get("user_info") or {}

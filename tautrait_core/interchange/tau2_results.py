@@ -3,13 +3,14 @@
 Top level ``{"timestamp", "info", "tasks", "simulations"}``; each simulation holds a task id
 (a string), trial, seed, termination reason, its messages and τ²'s RewardInfo. Reading turns
 each simulation into an :class:`~tautrait_core.types.result.EpisodeResult` whose
-``task_id`` is the task's position in the task list the caller gives (the file's own task
-list by default); writing does the reverse, so a round trip keeps every reward and every
-reward component.
+``task_id`` is the task's position in the file's own task list, or in the task set the
+caller numbers them by; writing does the reverse, so a round trip keeps every reward and
+every reward component.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import uuid
 from collections.abc import Sequence
@@ -80,6 +81,30 @@ class Tau2Results:
     task_ids: list[str] = field(default_factory=list)
     tau2_terminations: list[str] = field(default_factory=list)
 
+    def numbered_by(self, tasks: Sequence[Task], path: Path) -> Tau2Results:
+        """The same episodes, each ``task_id`` the position of its task in ``tasks`` (the
+        task set they are stored or rescored with) instead of in the file's own list.
+
+        Raises:
+            TaskSetError: a simulation names a task ``tasks`` lacks (the message names the
+                simulation, as reading does).
+        """
+        index = _positions(tasks)
+
+        def renumbered(episode: tuple[EpisodeResult, str]) -> EpisodeResult:
+            result, task_id = episode
+            if task_id not in index:
+                raise ValueError(f"task {task_id!r} is not in the task list")
+            return result.model_copy(update={"task_id": index[task_id]})
+
+        results = parse_items(
+            zip(self.results, self.task_ids, strict=True),
+            renumbered,
+            (ValueError,),
+            lambda position, _item: f"{path}: simulation {position} is invalid",
+        )
+        return dataclasses.replace(self, results=results)
+
     @property
     def simulated_task_ids(self) -> set[str]:
         """The τ² ids of the tasks the simulations ran."""
@@ -129,7 +154,7 @@ def task_set_holding(
     own = default_tau2_task_set(domain.name)
     for name in sorted(name for name in all_task_sets(domain) if name.startswith(own)):
         tasks = resolve_task_set(domain, name).tasks
-        if task_ids <= {tau2_task_id(task, position) for position, task in enumerate(tasks)}:
+        if task_ids <= _positions(tasks).keys():
             return name, tasks
     return None
 
@@ -163,13 +188,9 @@ def is_tau2_results(data: object) -> bool:
     )
 
 
-def read_tau2_results(path: Path, tasks: Sequence[Task] | None = None) -> Tau2Results:
-    """Read a τ² results file.
-
-    Args:
-        path: The file.
-        tasks: The task list whose positions become the episodes' ``task_id`` (the task set
-            the episodes are stored or rescored with); default: the file's own ``tasks``.
+def read_tau2_results(path: Path) -> Tau2Results:
+    """Read a τ² results file; each episode's ``task_id`` is its task's position in the
+    file's own ``tasks`` (:meth:`Tau2Results.numbered_by` numbers them by another list).
 
     Raises:
         TaskSetError: the file is not a τ² results file, or a simulation is malformed or
@@ -183,9 +204,7 @@ def read_tau2_results(path: Path, tasks: Sequence[Task] | None = None) -> Tau2Re
     except (ValueError, KeyError, TypeError) as exc:
         raise TaskSetError(f"{path}: a task of the file is invalid ({exc})") from exc
     check_task_ids(file_tasks, path)  # positions are found by id
-    index = {
-        tau2_task_id(task, position): position for position, task in enumerate(tasks or file_tasks)
-    }
+    index = _positions(file_tasks)
     read = Tau2Results(info=data.get("info") or {}, tasks=file_tasks)
     simulations = parse_items(
         data["simulations"],
@@ -198,6 +217,11 @@ def read_tau2_results(path: Path, tasks: Sequence[Task] | None = None) -> Tau2Re
         read.task_ids.append(task_id)
         read.tau2_terminations.append(termination)
     return read
+
+
+def _positions(tasks: Sequence[Task]) -> dict[str | None, int]:
+    """``{τ² task id: position}`` of a task list."""
+    return {tau2_task_id(task, position): position for position, task in enumerate(tasks)}
 
 
 def _simulation(
