@@ -214,6 +214,10 @@ def test_customer_tools_must_be_given_and_their_calls_are_logged() -> None:
         given = DOMAIN.run_tool(db, "give_discoverable_user_tool", arguments)
         assert given.startswith("Tool given to user: label_box_0001\nDescription: Label a box.")
         assert user["list_discoverable_user_tools"].invoke(db, {}) == "label_box_0001"
+        extra = {**arguments, "arguments": '{"box_id": "b1", "note": "x", "color": "red"}'}
+        assert user["call_discoverable_user_tool"].invoke(db, extra) == (
+            "Error: Unexpected parameter: color"
+        )
         assert user["call_discoverable_user_tool"].invoke(db, arguments) == "labelled"
         assert db.get(Box, "b1").note == "x"
         assert db.get(UseLog, ("user", "label_box_0001", '{"box_id": "b1", "note": "x"}'))

@@ -289,10 +289,9 @@ class Discoverables:
                 parsed = json.loads(arguments)
             except json.JSONDecodeError as exc:
                 return f"Error: Invalid JSON in arguments: {exc}"
-            names = {parameter.name for parameter in found.parameters}
-            for key in parsed:
-                if key not in names:
-                    return f"Error: Unexpected parameter: {key}"
+            unexpected = _unexpected_parameter(found, parsed)
+            if unexpected is not None:
+                return unexpected
             ledger.log_given(db, discoverable_tool_name)
             shown = json.dumps(parsed, indent=2) if parsed else "(no arguments)"
             return (
@@ -329,10 +328,9 @@ class Discoverables:
             for parameter in found.parameters:
                 if parameter.required and parameter.name not in parsed:
                     return f"Error: Missing required parameter: {parameter.name}"
-            names = {parameter.name for parameter in found.parameters}
-            for key in parsed:
-                if key not in names:
-                    return f"Error: Unexpected parameter: {key}"
+            unexpected = _unexpected_parameter(found, parsed)
+            if unexpected is not None:
+                return unexpected
             try:
                 return _call_with(guarded[discoverable_tool_name].function, db, parsed)
             except TypeError as exc:
@@ -364,6 +362,13 @@ class Discoverables:
             tool_type=tool_type,
             mutates_state=mutates_state,
         )
+
+
+def _unexpected_parameter(tool: DiscoverableTool, arguments: dict[str, Any]) -> str | None:
+    """τ³'s error for the first argument ``tool`` has no parameter for, if any."""
+    names = {parameter.name for parameter in tool.parameters}
+    unexpected = next((key for key in arguments if key not in names), None)
+    return None if unexpected is None else f"Error: Unexpected parameter: {unexpected}"
 
 
 def _unknown_agent_tool(name: str) -> str:
