@@ -21,7 +21,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from tautrait_core.llm.chat_answer import cut_past_depth
-from tautrait_core.llm.http_session import environment_proxy
+from tautrait_core.llm.http_session import environment_proxy, read_at_most
 
 if TYPE_CHECKING:
     import httpx
@@ -74,22 +74,16 @@ def _capped_transport() -> type[httpx.AsyncBaseTransport]:
             response = await self._inner.handle_async_request(request)
             if response.status_code < ERROR_STATUS:
                 return await _shallow_answer(response)
-            kept = bytearray()
             try:
-                async for chunk in response.aiter_raw():
-                    kept += chunk
-                    if len(kept) > MAX_ERROR_BODY_BYTES:
-                        break
+                kept, longer = await read_at_most(response.aiter_raw(), MAX_ERROR_BODY_BYTES)
             finally:
                 await response.aclose()
-            if len(kept) <= MAX_ERROR_BODY_BYTES:
-                return httpx.Response(
-                    response.status_code, headers=response.headers, content=bytes(kept)
-                )
+            if not longer:
+                return httpx.Response(response.status_code, headers=response.headers, content=kept)
             return httpx.Response(
                 response.status_code,
                 headers=_headers_of_new_body(response),
-                content=_cut_error(response, bytes(kept)),
+                content=_cut_error(response, kept),
             )
 
         async def aclose(self) -> None:

@@ -26,7 +26,7 @@ import asyncio
 import functools
 import time
 import urllib.request
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -104,7 +104,8 @@ async def post_json(
         ) as response:
             if response.status < ERROR_STATUS:
                 return HttpAnswer(response.status, response.headers, await response.read())
-            body = await _read_at_most(response, MAX_ERROR_BODY_BYTES)
+            chunks = response.content.iter_chunked(64 * 1024)
+            body, _longer = await read_at_most(chunks, MAX_ERROR_BODY_BYTES)
             return HttpAnswer(response.status, response.headers, body)
     except TimeoutError as error:
         raise RequestTimeout(timeout_s, time.monotonic() - started) from error
@@ -112,16 +113,15 @@ async def post_json(
         raise ConnectionFailed(f"{type(error).__name__}: {error}") from error
 
 
-async def _read_at_most(response: aiohttp.ClientResponse, limit: int) -> bytes:
-    """The first ``limit`` bytes of ``response``'s body (all of it when shorter)."""
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.content.iter_chunked(64 * 1024):
-        chunks.append(chunk)
-        size += len(chunk)
-        if size >= limit:
-            break
-    return b"".join(chunks)[:limit]
+async def read_at_most(chunks: AsyncIterable[bytes], limit: int) -> tuple[bytes, bool]:
+    """The first ``limit`` bytes of a body read as ``chunks``, and whether it was longer
+    (reading stops past the limit, so a body of gigabytes costs no more than ``limit``)."""
+    kept = bytearray()
+    async for chunk in chunks:
+        kept += chunk
+        if len(kept) > limit:
+            return bytes(kept[:limit]), True
+    return bytes(kept), False
 
 
 @asynccontextmanager
