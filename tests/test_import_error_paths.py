@@ -203,3 +203,24 @@ def test_imported_data_damaged_since_is_one_line_naming_it(
         f"Error: {books}: the toyup data file is not valid JSON (line 1 column 10); "
         "import it again: tautrait import tau-trait PATH_TO_CHECKOUT"
     ], result.output
+
+
+def test_an_import_that_got_nothing_says_why_each_domain_failed(tmp_path: Path) -> None:
+    from tautrait_core.compat.import_folders import DomainImportReport, check_something_imported
+    from tautrait_core.errors import UpstreamImportError
+
+    def report(domain: str, *problems: str) -> DomainImportReport:
+        return DomainImportReport(domain, tmp_path / domain, problems=list(problems))
+
+    def imported(item: DomainImportReport) -> bool:
+        return not item.problems
+
+    with pytest.raises(UpstreamImportError, match=r"^a\.json is damaged$"):
+        check_something_imported(tmp_path, [report("a", "a.json is damaged")], imported)
+    both = [report("a", "a.json is damaged"), report("b", "b.json is missing")]
+    with pytest.raises(UpstreamImportError) as raised:
+        check_something_imported(tmp_path, both, imported)
+    assert str(raised.value) == (
+        f"{tmp_path}: nothing imported: a.json is damaged; b.json is missing"
+    )
+    check_something_imported(tmp_path, [*both, report("c")], imported)  # c was imported

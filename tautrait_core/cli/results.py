@@ -269,7 +269,7 @@ def _print_imports(
         out.print(line, markup=False, soft_wrap=True)
         for problem in item.problems:
             out.print(f"  skipped: {problem}")
-        for note in getattr(item, "notes", []):
+        for note in item.notes:
             out.print(f"  {note}")
     command = f"tautrait run {example} ..."
     out.print(command_hint("Run one with", command, None), markup=False, soft_wrap=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +23,27 @@ class DomainImportReport:
     domain: str
     folder: Path
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What the user should know of what was imported (shown under the domain's line)."""
+
+
+def check_something_imported(
+    folder: Path,
+    reports: Sequence[DomainImportReport],
+    imported: Callable[[DomainImportReport], bool],
+) -> None:
+    """Refuse an import of ``folder`` in which no domain's report is ``imported``.
+
+    Raises:
+        UpstreamImportError: there are reports and none imported anything; the message is
+            the one problem alone, or every problem after ``FOLDER: nothing imported:``.
+    """
+    if not reports or any(imported(report) for report in reports):
+        return
+    problems = [problem for report in reports for problem in report.problems]
+    if len(problems) == 1:
+        raise UpstreamImportError(problems[0])
+    raise UpstreamImportError(f"{folder}: nothing imported: " + "; ".join(problems))
 
 
 def find_domains_folder(

@@ -27,6 +27,7 @@ from pathlib import Path
 from tautrait_core.compat.import_checks import check_data_file, check_task_ids
 from tautrait_core.compat.import_folders import (
     DomainImportReport,
+    check_something_imported,
     find_domains_folder,
     replace_folder,
     staging_folder,
@@ -88,7 +89,6 @@ class Tau2Import(DomainImportReport):
     """Each task set's splits and their sizes (τ³ checkouts)."""
     rules: str = "tau2"
     """Whose rules the task sets follow: ``"tau2"`` (the fork) or ``"tau3"``."""
-    notes: list[str] = field(default_factory=list)
 
 
 def find_domains_dir(checkout: Path) -> Path:
@@ -126,13 +126,7 @@ def import_tau2(checkout: Path) -> list[Tau2Import]:
                 rules = "tau3" if tau3 else "tau2"
                 failed = Tau2Import(domain, target / domain, problems=[str(exc)], rules=rules)
                 reports.append(failed)
-    if not any(report.task_sets for report in reports):
-        problems = [p for report in reports for p in report.problems]
-        raise UpstreamImportError(
-            problems[0]
-            if len(problems) == 1
-            else f"{domains_dir}: nothing imported: " + "; ".join(problems)
-        )
+    check_something_imported(domains_dir, reports, lambda report: bool(report.task_sets))
     return reports
 
 

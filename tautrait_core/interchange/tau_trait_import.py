@@ -15,6 +15,7 @@ from typing import Any
 
 from tautrait_core.compat.import_folders import (
     DomainImportReport,
+    check_something_imported,
     find_domains_folder,
     replace_folder,
     staging_folder,
@@ -147,11 +148,7 @@ def import_tau_trait(checkout: Path, domains: list[Domain]) -> list[DomainImport
             reports.append(import_domain(source, domain, target / domain.name))
         except UpstreamImportError as exc:  # reported alone; the next domain goes on
             reports.append(DomainImport(domain.name, target / domain.name, problems=[str(exc)]))
-    if len(reports) == 1 and not reports[0].splits:
-        raise UpstreamImportError(reports[0].problems[0])
-    if reports and not any(report.splits for report in reports):
-        problems = "; ".join(p for report in reports for p in report.problems)
-        raise UpstreamImportError(f"{envs}: nothing imported: {problems}")
+    check_something_imported(envs, reports, lambda report: bool(report.splits))
     if not reports:
         available = ", ".join(sorted(_subdirs(envs)))
         installed = ", ".join(sorted(d.name for d in domains)) or "none"
