@@ -14,8 +14,7 @@ import sys
 import warnings
 from typing import Any
 
-import click
-
+from tautrait_core.cli.error_lines import echo_err
 from tautrait_core.cli.root import cli
 
 UPSTREAM_MULTI_VALUE = ("--task-ids",)
@@ -62,10 +61,8 @@ def main(argv: list[str] | None = None) -> None:
     arguments = _join_multi_values(list(sys.argv[1:] if argv is None else argv))
     undecodable = _undecodable(arguments)
     if undecodable is not None:
-        click.echo(
-            f"Error: the argument '{undecodable}' is not UTF-8 text; "
-            "give names and values in UTF-8",
-            err=True,
+        echo_err(
+            f"Error: the argument '{undecodable}' is not UTF-8 text; give names and values in UTF-8"
         )
         sys.exit(2)
     with warnings.catch_warnings(record=True) as caught:
@@ -73,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
         manager = get_plugin_manager()
         manager.add_commands(cli)
     for warning in caught:
-        click.echo(f"Warning: {warning.message}", err=True)
+        echo_err(f"Warning: {warning.message}")
     with warnings.catch_warnings():  # plugins whose hooks fail while the command runs
         show_other = warnings.showwarning
         warnings.showwarning = functools.partial(_show_warning, show_other)
@@ -87,7 +84,7 @@ def _show_warning(
     from tautrait_core.plugins import PluginLoadWarning
 
     if issubclass(category, PluginLoadWarning):
-        click.echo(f"Warning: {message}", err=True)
+        echo_err(f"Warning: {message}")
     else:
         show_other(message, category, *args)
 

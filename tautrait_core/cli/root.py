@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from tautrait_core.cli.error_lines import CommandError
 from tautrait_core.errors import TautraitError, validation_problem
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
     except TautraitError as exc:
         from tautrait_core.llm.keys import redact
 
-        raise click.ClickException(redact(str(exc))) from exc
+        raise CommandError(redact(str(exc))) from exc
     except Exception as exc:
         if not is_validation_error(exc):
             raise
@@ -32,7 +33,7 @@ def library_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
             f"{'.'.join(str(p) for p in error['loc']) or 'value'}: {validation_problem(error)}"
             for error in exc.errors()
         )
-        raise click.ClickException(f"invalid settings: {problems}") from exc
+        raise CommandError(f"invalid settings: {problems}") from exc
 
 
 def is_validation_error(exc: Exception) -> bool:
@@ -211,7 +212,11 @@ class RootGroup(click.Group):
         except TautraitError as exc:
             from tautrait_core.llm.keys import redact
 
-            raise click.ClickException(redact(str(exc))) from exc
+            raise CommandError(redact(str(exc))) from exc
+        except click.ClickException as exc:
+            if type(exc) is not click.ClickException:
+                raise  # a usage error, or one shown already as it should be
+            raise CommandError(exc.message) from exc
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)
             raise click.exceptions.Exit(130) from None
