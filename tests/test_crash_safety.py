@@ -16,7 +16,7 @@ from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import StorageError
 from tautrait_core.run.runner import execute
 from tautrait_core.scripted.scripts import GoldScript
-from tautrait_core.store import results
+from tautrait_core.store import engine, results
 from tests.distributions import run_tautrait, tautrait_command, tautrait_env, toy_site
 from tests.plugins.toy_library import TASKS
 
@@ -157,7 +157,7 @@ def test_full_disk_is_a_clear_error_and_corrupts_nothing(
     toy_plugin, tmp_path: Path, monkeypatch
 ) -> None:
     database = tmp_path / "results.db"
-    configure = results._configure_connection
+    configure = engine._configure_connection
     limit = {"pages": 0}
 
     def capped(path, dbapi_connection, record) -> None:  # type: ignore[no-untyped-def]
@@ -165,7 +165,7 @@ def test_full_disk_is_a_clear_error_and_corrupts_nothing(
         if limit["pages"]:
             dbapi_connection.execute(f"PRAGMA max_page_count = {limit['pages']}")
 
-    monkeypatch.setattr(results, "_configure_connection", capped)
+    monkeypatch.setattr(engine, "_configure_connection", capped)
     # the database file is as big as the disk allows once the run record is in
     store = results.ResultStore(database)
     pages = sqlite3.connect(database).execute("PRAGMA page_count").fetchone()[0]

@@ -8,13 +8,8 @@ from pathlib import Path
 from tautrait_core.analysis.recorded_episodes import LoadedSource, RecordedEpisode
 from tautrait_core.compat.tau2.tasks import task_from_tau2
 from tautrait_core.errors import ConfigError
-from tautrait_core.interchange.tau2_results import (
-    read_tau2_results,
-    task_set_holding,
-    task_to_tau2,
-    tau2_domain,
-    tau2_task_id,
-)
+from tautrait_core.interchange.tau2_file_domain import file_domain, task_set_holding
+from tautrait_core.interchange.tau2_results import read_tau2_results, task_to_tau2, tau2_task_id
 from tautrait_core.types.task import Task
 
 
@@ -35,9 +30,7 @@ def load_tau2_file(path: Path, domain: str | None, task_set: str | None) -> Load
 
     read = read_tau2_results(path)
     own = read.tautrait_settings  # a tautrait export names its run's domain and task set
-    if domain is None and "domain" not in own and read.domain is None:
-        raise ConfigError(f"{path.name} does not name its domain: pass --domain")
-    found = lookup("domain", domain or own.get("domain") or tau2_domain(str(read.domain)))
+    found = lookup("domain", file_domain(read, path, domain))
     if task_set is None and found.name == own.get("domain"):
         task_set = own.get("task_set")
     holding = task_set_holding(found, read.simulated_task_ids, task_set)

@@ -18,14 +18,16 @@ from pathlib import Path
 from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import ConfigError
 from tautrait_core.interchange.result_files import read_result_list
+from tautrait_core.interchange.tau2_file_domain import (
+    default_tau2_task_set,
+    file_domain,
+    task_set_holding,
+)
 from tautrait_core.interchange.tau2_results import (
     TAU2_TASK_IDS,
     Tau2Results,
-    default_tau2_task_set,
     is_tau2_results_file,
     read_tau2_results,
-    task_set_holding,
-    tau2_domain,
 )
 from tautrait_core.store.results import ResultStore
 from tautrait_core.store.tables import RunRecord
@@ -149,9 +151,7 @@ def import_tau2_results(store: ResultStore, path: Path, settings: ImportSettings
     if not read.results:
         raise ConfigError(f"{path} holds no simulations: nothing to import")
     own = read.tautrait_settings
-    if settings.domain is None and "domain" not in own and read.domain is None:
-        raise ConfigError(f"{path.name} does not name its domain: pass --domain")
-    domain = settings.domain or own.get("domain") or tau2_domain(str(read.domain))
+    domain = file_domain(read, path, settings.domain)
     given_set = settings.task_set or own.get("task_set")
     holding = _installed_task_set(domain, read.simulated_task_ids, given_set)
     installed = None

@@ -24,7 +24,6 @@ from tautrait_core.compat.tau2.actions import action_to_tau2
 from tautrait_core.compat.tau2.messages import message_to_tau2
 from tautrait_core.compat.tau2.reward_info import reward_info_from_tau2, tau2_reward_info
 from tautrait_core.compat.tau2.tasks import task_from_tau2
-from tautrait_core.domain.domain import Domain
 from tautrait_core.domain.initial_state import history_messages
 from tautrait_core.errors import TaskSetError
 from tautrait_core.files import read_json_file
@@ -125,38 +124,6 @@ class Tau2Results:
         environment = self.info.get("environment_info") or {}
         name = environment.get("domain_name") if isinstance(environment, dict) else None
         return name if isinstance(name, str) else None
-
-
-def tau2_domain(name: str) -> str:
-    """The tautrait domain of τ²'s domain ``name`` (``telecom`` -> ``tau2-telecom``)."""
-    return name if name.startswith("tau2-") else f"tau2-{name}"
-
-
-def default_tau2_task_set(domain: str) -> str:
-    """τ²'s own task set of a τ² domain (``tau2-telecom`` or ``telecom`` -> ``tau2:telecom``)."""
-    return f"tau2:{domain.removeprefix('tau2-')}"
-
-
-def task_set_holding(
-    domain: Domain, task_ids: set[str], given: str | None = None
-) -> tuple[str, list[Task]] | None:
-    """The task set ``given``, else the first of τ²'s own sets of ``domain``
-    (``tau2:telecom``, ``tau2:telecom-small``, ...) that holds every task of ``task_ids``;
-    ``None`` when none does.
-
-    Raises:
-        UnknownNameError: ``given`` is not a task set of ``domain``.
-    """
-    from tautrait_core.domain.task_sets import all_task_sets, resolve_task_set
-
-    if given is not None:
-        return given, resolve_task_set(domain, given).tasks
-    own = default_tau2_task_set(domain.name)
-    for name in sorted(name for name in all_task_sets(domain) if name.startswith(own)):
-        tasks = resolve_task_set(domain, name).tasks
-        if task_ids <= _positions(tasks).keys():
-            return name, tasks
-    return None
 
 
 TAUTRAIT_SETTINGS = "tautrait"

@@ -8,31 +8,23 @@ nothing it finished, and ``--resume`` skips what is stored. Episodes whose outco
 from __future__ import annotations
 
 import datetime as dt
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import event
-from sqlmodel import Session, col, create_engine, select
+from sqlmodel import Session, col, select
 
 from tautrait_core.config.run_config import RunConfig
 from tautrait_core.errors import RunNotFoundError
-from tautrait_core.store import database_file
-from tautrait_core.store.database_file import (
-    check_results_database,
-    is_locked,
-    locked_error,
-    switch_to_wal,
-)
+from tautrait_core.store.database_file import check_results_database
+from tautrait_core.store.engine import results_engine
 from tautrait_core.store.leases import STALE_STATUS, RunLease, is_live
 from tautrait_core.store.migrations import apply_migrations
 from tautrait_core.store.rows import episode_record, now, run_record
 from tautrait_core.store.run_names import only_run_of_sweep
-from tautrait_core.store.sqlite_failures import checked_records, report_file_failure
+from tautrait_core.store.sqlite_failures import checked_records
 from tautrait_core.store.tables import (
     DiagnosisRecord,
     EpisodeRecord,
@@ -46,7 +38,6 @@ from tautrait_core.store.tables import (
 from tautrait_core.types.result import EpisodeResult, Outcome
 
 if TYPE_CHECKING:
-    from sqlalchemy.engine import Connection, ExceptionContext
     from sqlmodel.sql.expression import SelectOfScalar
 
 T = TypeVar("T")
@@ -77,13 +68,7 @@ class ResultStore:
         self.path = Path(path)
         check_results_database(self.path, must_exist=must_exist)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.engine = create_engine(
-            f"sqlite:///{self.path}", connect_args={"timeout": database_file.BUSY_TIMEOUT_S}
-        )
-        event.listen(self.engine, "connect", partial(_configure_connection, self.path))
-        event.listen(self.engine, "before_cursor_execute", _note_statement_start)
-        event.listen(self.engine, "handle_error", _report_locked)
-        event.listen(self.engine, "handle_error", report_file_failure)
+        self.engine = results_engine(self.path)
         with Session(self.engine) as session:
             apply_migrations(session)
 
@@ -390,33 +375,3 @@ def _replace_record(
         session.flush()
     record.created_at = record.created_at or now()
     session.add(record)
-
-
-_STATEMENT_START = "tautrait_statement_start"
-"""The key of a connection's ``info`` that holds when its latest statement started."""
-
-
-def _note_statement_start(connection: Connection, *_statement: Any) -> None:
-    """Note when a statement starts (a SQLAlchemy ``before_cursor_execute`` hook), so that
-    a locked database is reported with the time waited for it."""
-    connection.info[_STATEMENT_START] = time.monotonic()
-
-
-def _report_locked(context: ExceptionContext) -> None:
-    """Raise a locked database as a one-line :class:`StorageError` naming the time the
-    statement waited (a SQLAlchemy ``handle_error`` hook; other errors pass through
-    unchanged). A lock met while connecting is reported by :func:`switch_to_wal`."""
-    if context.connection is not None and is_locked(context.original_exception):
-        database = context.engine.url.database if context.engine is not None else None
-        waited = time.monotonic() - context.connection.info[_STATEMENT_START]
-        raise locked_error(database or "the results database", waited) from (
-            context.original_exception
-        )
-
-
-def _configure_connection(path: Path, dbapi_connection: Any, _record: Any) -> None:
-    switch_to_wal(dbapi_connection, path)
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
