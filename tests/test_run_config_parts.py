@@ -16,7 +16,7 @@ from tautrait_core import (
     TransportSettings,
     UserSettings,
 )
-from tautrait_core.config.run_config import FLAT_ORDER, LEFT_OUT_WHEN_UNSET
+from tautrait_core.config.run_config import FLAT_ORDER, LEFT_OUT_AT_DEFAULT
 
 STORED_BEFORE_THE_SPLIT = {
     "domain": "retail",
@@ -75,7 +75,7 @@ def test_a_stored_configuration_opens_into_parts_and_is_written_back_unchanged()
     assert dumped == STORED_BEFORE_THE_SPLIT
     # the stored layout, key for key (settings of domains with documents left out while unset)
     assert list(dumped) == [key for key in FLAT_ORDER if key in STORED_BEFORE_THE_SPLIT]
-    assert set(FLAT_ORDER) - set(dumped) == LEFT_OUT_WHEN_UNSET
+    assert set(FLAT_ORDER) - set(dumped) == set(LEFT_OUT_AT_DEFAULT)
 
 
 def test_upstream_names_and_parts_give_the_same_configuration() -> None:

@@ -23,6 +23,7 @@ from tautrait_core.builtin.agents.oracle import OracleAgent
 from tautrait_core.cli import cli
 from tautrait_core.config.run_config import (
     EXECUTION_SETTINGS,
+    LEFT_OUT_AT_DEFAULT,
     flat_keys,
     stored_plugin_options,
 )
@@ -298,7 +299,7 @@ def test_every_run_config_key_is_a_run_option_with_its_default_and_aliases() -> 
         if name in DEFAULT_EXCEPTIONS:
             assert option.default is None, name
         else:
-            default = defaults.get(name)  # None settings may be left out of the flat form
+            default = defaults.get(name, LEFT_OUT_AT_DEFAULT.get(name))  # left out: default
             assert option.default == default, f"--{name}: {option.default!r} != {default!r}"
         names = {name, *aliases} - FLAG_EXCEPTIONS.get(name, (set(), ""))[0]
         flags = {f"--{n.replace('_', '-')}" for n in names}

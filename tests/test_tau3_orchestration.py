@@ -7,6 +7,7 @@ given, and may end with a tool call unanswered."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 
 from tautrait_core import EpisodeDB, StateTemplate, tool
 from tautrait_core.compat.tau2.reward_info import tau2_reward_info
-from tautrait_core.scripted.server import reply_text, reply_tool_call
+from tautrait_core.scripted.server import Reply, reply_text, reply_tool_call
 from tautrait_core.types.result import Termination
 from tests.plugins import toy_phone
 from tests.test_dual_control import Script, run
@@ -125,3 +126,62 @@ def test_the_sides_sync_after_every_call_that_did_not_raise() -> None:
         observation = execute_tool_call(domain, db, call)
         assert observation.startswith("Error: ") and not raised(observation)
         assert db.get(toy_phone.Phone, "P1").signal == "none"  # synced with the line
+
+
+class SlowAgent(Script):
+    """A :class:`Script` whose agent takes ``delay_s`` to answer each request."""
+
+    def __init__(self, delay_s: float, agent: list[Any], user: list[Any]) -> None:
+        super().__init__(agent=agent, user=user)
+        self.delay_s = delay_s
+
+    def __call__(self, request: dict[str, Any]) -> Any:
+        if request["model"] == "scripted-agent":
+            time.sleep(self.delay_s)
+        return super().__call__(request)
+
+
+def test_the_episode_timeout_waits_for_pending_tool_results_under_tau3s_rules(rules: str) -> None:
+    script = SlowAgent(
+        2.5,
+        agent=[reply_tool_call("get_line", {"line_id": "L1"}), reply_text("Done.")],
+        user=[reply_text("No signal.")],
+    )
+    result = run(script, episode_timeout_s=2.0)  # out of time during the agent's first turn
+    assert result.termination is Termination.TIMEOUT and result.reward == 0.0
+    last = result.messages[-1]
+    if rules == "tau3":
+        assert last.role == "tool" and '"L1"' in (last.content or "")
+        note = result.reward_info.info["note"]
+        assert note == "Simulation terminated prematurely. Termination reason: timeout"
+    else:
+        assert last.role == "assistant" and last.tool_calls
+
+
+def test_without_an_episode_timeout_the_slow_agent_finishes(rules: str) -> None:
+    script = SlowAgent(0.0, agent=[reply_tool_call("get_line", {"line_id": "L1"})], user=[])
+    result = run(script)
+    assert result.termination is Termination.USER_STOP
+
+
+MIXED = Reply(content="Let me look.", tool_calls=[("get_line", {"line_id": "L1"})])
+"""A message with both text and a tool call."""
+
+
+@pytest.mark.parametrize("side", ["agent", "user"])
+def test_the_communication_protocol_is_enforced_only_when_asked(rules: str, side: str) -> None:
+    def script() -> Script:
+        if side == "agent":
+            return Script(agent=[MIXED], user=[reply_text("No signal.")])
+        mixed_user = Reply(content="Looking.", tool_calls=[("check_status_bar", {})])
+        return Script(agent=[reply_text("Please look at your phone.")], user=[mixed_user])
+
+    enforced = run(script(), enforce_communication_protocol=True)
+    expected = Termination.AGENT_ERROR if side == "agent" else Termination.USER_ERROR
+    assert enforced.termination is expected and enforced.reward == 0.0
+    last = enforced.messages[-1]
+    assert last.content and last.tool_calls  # the mixed message is kept, its call not run
+    assert not any(m.role == "tool" for m in enforced.messages)
+    relaxed = run(script())
+    assert relaxed.termination is Termination.USER_STOP
+    assert any(m.role == "tool" for m in relaxed.messages)

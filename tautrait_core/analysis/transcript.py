@@ -41,6 +41,7 @@ TERMINATION_TEXT = {
     Termination.TERMINATING_TOOL: "a terminating tool was called",
     Termination.MAX_STEPS: "the step limit was reached",
     Termination.TOO_MANY_ERRORS: "too many tool calls failed",
+    Termination.TIMEOUT: "the episode ran out of time",
     Termination.AGENT_ERROR: "the agent failed",
     Termination.USER_ERROR: "the user simulator failed",
     Termination.CONTEXT_WINDOW: "the conversation outgrew the context window",

@@ -6,7 +6,6 @@ parsed or its help is shown, never at import."""
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from tautrait_core.cli.root import (
     trait_backend_option,
 )
 from tautrait_core.cli.run_command import PLUGIN_OPTION_PREFIX, RunCommand
+from tautrait_core.cli.run_outputs import check_output_paths, write_result_list_of_run
 from tautrait_core.render.console import command_hint, console, echo_json, follow_up, print_metrics
 
 executor_option = click.option(
@@ -162,8 +162,22 @@ ray_address_option = click.option(
     "--max-errors",
     type=click.IntRange(min=1),
     default=None,
-    help="End an episode after this many failed tool calls [default: 10 with the τ² "
-    "protocol, no limit otherwise].",
+    help="End an episode after this many failed tool calls [default: 10 for task sets "
+    "with τ³'s rules, no limit otherwise].",
+)
+@click.option(
+    "--episode-timeout-s",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="End an episode that has run this many seconds (termination timeout, scored 0; "
+    "checked between turns) [default: no limit].",
+)
+@click.option(
+    "--enforce-communication-protocol",
+    is_flag=True,
+    default=False,
+    help="τ² protocol: end an episode at a message with both text and tool calls "
+    "(agent_error or user_error, scored 0), as τ³'s flag of that name.",
 )
 @click.option(
     "--solo",
@@ -265,12 +279,12 @@ def run(traits_file: Path | None, as_json: bool, task_ids: str | None, **options
     if context.meta.get("upstream_flags") and not options.get("resume"):
         options["task_set"] = _upstream_task_set(options)
     config = library_call(RunConfig.model_validate, options)
-    _check_output_paths(config)
+    check_output_paths(config)
     # a person typing one side needs the terminal to themselves: no live progress bar
     typed = "human" in (config.agent.strategy, config.user.strategy)
     report = _execute_with_progress(config, quiet=as_json or typed)
     if config.storage.export_path or config.storage.log_dir:
-        path = _write_result_list(report, config)
+        path = write_result_list_of_run(report, config)
         if not as_json:
             console(stderr=True).print(f"Upstream result list written to {path}")
     if as_json:
@@ -316,51 +330,6 @@ def _exit_if_nothing_scored(report: Any) -> None:
         hint = command_hint(lead, f"tautrait report {report.run.id}", report.results_db)
         console(stderr=True).print(hint, style="red", markup=False)
         sys.exit(1)
-
-
-def _check_output_paths(config: Any) -> None:
-    """Refuse, before anything runs, an output path that cannot be written (creating
-    nothing): --results-db, and --result-fp or else --log-dir."""
-    from tautrait_core.files import write_problem
-
-    storage = config.storage
-    paths = [("--results-db", storage.results_db), ("--result-fp", storage.export_path)]
-    if not storage.export_path:  # --log-dir is unused with --result-fp
-        paths.append(("--log-dir", storage.log_dir))
-    for flag, value in paths:
-        if not value:
-            continue
-        path, folder = Path(value), flag == "--log-dir"
-        problem = write_problem(path, folder)
-        if flag == "--results-db":  # SQLite also writes its journal beside the database
-            problem = problem or write_problem(path.parent, folder=True)
-        if problem:
-            wanted = "a folder" if folder else "a file in a folder"
-            raise click.ClickException(
-                f"{flag} {path}: {problem}; nothing was run. Give {flag} {wanted} you can write"
-            )
-
-
-def _write_result_list(report: Any, config: Any) -> Path:
-    """Write the run's upstream result list (``--result-fp`` or into ``--log-dir``); if that
-    fails, a ClickException says that the run is stored and how to write the file again."""
-    from tautrait_core.errors import TautraitError
-    from tautrait_core.interchange.result_files import default_file_name, write_result_list
-
-    if config.storage.export_path:
-        path = Path(config.storage.export_path)
-    else:
-        path = Path(config.storage.log_dir) / default_file_name(config)
-    try:
-        return write_result_list(
-            report.run, report.results, config.with_settings(export_path=str(path))
-        )
-    except TautraitError as exc:
-        export = f"tautrait export {report.run.id} --format tau-bench -o {shlex.quote(str(path))}"
-        raise click.ClickException(
-            f"{exc}. Run {report.run.id} is stored; write the file again with: "
-            f"{follow_up(export, report.results_db)}"
-        ) from exc
 
 
 def _upstream_task_set(options: dict[str, Any]) -> str | None:

@@ -172,6 +172,14 @@ class Limits(_Part):
     and never enforces it)."""
     max_cost: float | None = Field(None, gt=0)
     """Stop starting episodes once the run has spent this many dollars."""
+    episode_timeout_s: float | None = Field(None, gt=0)
+    """End an episode (``timeout``, scored 0) once it has run this many seconds, as τ³'s
+    ``--timeout``: checked between turns, so a model call under way finishes first, and
+    under τ³'s rules only when no tool call waits for its result. ``None``: no limit."""
+    enforce_communication_protocol: bool = False
+    """τ² protocol: a message with both text and tool calls ends the episode
+    (``agent_error`` or ``user_error``, scored 0), as τ³'s
+    ``--enforce-communication-protocol``."""
 
     def step_limit(self, tau2: bool) -> int:
         """The step limit of an episode: ``max_steps``, else 200 hops with the τ² protocol
@@ -239,6 +247,8 @@ FLAT_FIELDS: dict[str, FlatField] = {
     "retrieval": FlatField("retrieval", "name", ("retrieval_config",)),
     "retrieval_model": FlatField("retrieval", "model"),
     "retrieval_api_base": FlatField("retrieval", "api_base"),
+    "episode_timeout_s": FlatField("limits", "episode_timeout_s"),
+    "enforce_communication_protocol": FlatField("limits", "enforce_communication_protocol"),
 }
 """The flat key of every part field, in the order stored runs list them."""
 

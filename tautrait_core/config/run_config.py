@@ -81,11 +81,17 @@ OMITTED_AT_DEFAULT = {"max_errors": None, "solo": False}
 :meth:`RunConfig.settings` at their default, so a run or sweep stored before them still
 compares (and resumes) as equal."""
 
-LEFT_OUT_WHEN_UNSET = frozenset(
-    {"retrieval", "retrieval_model", "retrieval_api_base", "reward_basis"}
-)
-"""Settings of domains with documents: left out of the flat form while unset (``None``), so
-runs of other domains, and runs stored before them, keep their layout."""
+LEFT_OUT_AT_DEFAULT: dict[str, Any] = {
+    "retrieval": None,
+    "retrieval_model": None,
+    "retrieval_api_base": None,
+    "reward_basis": None,
+    "episode_timeout_s": None,
+    "enforce_communication_protocol": False,
+}
+"""Settings left out of the flat form at their default: those of domains with documents,
+and the τ³ options, so that runs that do not use them, and runs stored before them, keep
+their layout (and compare, and resume, as equal)."""
 
 MOVED_TO_PLUGINS = {"steer_endpoint": "steer_endpoint", "endpoint": "steer_endpoint"}
 """Former RunConfig fields (and their aliases) now declared by a plugin, with the plugin
@@ -196,7 +202,7 @@ class RunConfig(BaseModel):
                     flat[key] = nested[key]
             elif where.field in nested.get(where.part, {}):
                 value = nested[where.part][where.field]
-                if value is not None or key not in LEFT_OUT_WHEN_UNSET:
+                if key not in LEFT_OUT_AT_DEFAULT or value != LEFT_OUT_AT_DEFAULT[key]:
                     flat[key] = value
         return flat
 

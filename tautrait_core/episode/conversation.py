@@ -3,6 +3,7 @@ by both protocols."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from tautrait_core.domain.state import EpisodeDB
@@ -25,6 +26,7 @@ class Conversation:
         steps: Agent steps (τ-bench protocol) or hops (τ² protocol).
         tool_errors: Tool calls whose observation reports an error.
         termination: Why it ended (``None`` while it goes on).
+        started: When it started (``time.monotonic()``), for ``--episode-timeout-s``.
     """
 
     messages: list[Message]
@@ -32,6 +34,7 @@ class Conversation:
     steps: int = 0
     tool_errors: int = 0
     termination: Termination | None = None
+    started: float = field(default_factory=time.monotonic)
 
 
 @dataclass(eq=False)
@@ -44,6 +47,11 @@ class EpisodeProtocol:
     agent: Agent
     user: UserSimulator
     conversation: Conversation
+
+    def out_of_time(self) -> bool:
+        """Whether the episode has run past ``--episode-timeout-s`` (never without one)."""
+        limit = self.context.limits.episode_timeout_s
+        return limit is not None and time.monotonic() - self.conversation.started >= limit
 
 
 class UserFailure(Exception):

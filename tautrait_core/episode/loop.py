@@ -226,6 +226,9 @@ class TauBenchEpisode(EpisodeProtocol):
         if STOP_TOKEN in first:
             conversation.termination = Termination.USER_STOP
         while conversation.termination is None:
+            if self.out_of_time():
+                conversation.termination = Termination.TIMEOUT
+                break
             if conversation.steps >= limits.step_limit(tau2=False):
                 conversation.termination = Termination.MAX_STEPS
                 break

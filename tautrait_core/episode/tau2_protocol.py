@@ -18,6 +18,11 @@ The tool-error limit follows the task set's rules: the fork counts no errors (it
 history aside) and ends it at 10 by default. Under τ³'s rules the step and error limits
 are checked only when no tool call waits for its result, so a message with tool calls
 always gets its results before the episode ends.
+
+Two of τ³'s options, off by default: ``--episode-timeout-s`` ends an episode that has run
+that long (``timeout``; checked after the limits above, and winning over them), and
+``--enforce-communication-protocol`` ends one at a message that carries both text and tool
+calls (``agent_error`` or ``user_error``, the calls not run).
 """
 
 from __future__ import annotations
@@ -105,6 +110,8 @@ class Tau2Episode(EpisodeProtocol):
                 conversation.termination = Termination.TOO_MANY_ERRORS
             elif out_of_steps:
                 conversation.termination = Termination.MAX_STEPS
+            if self.out_of_time():  # τ³'s last check, which wins over both
+                conversation.termination = Termination.TIMEOUT
 
     def opening(self, history: list[Message]) -> Speaker:
         """Who speaks first: the customer after the greeting, the agent alone in solo mode,
@@ -144,6 +151,8 @@ class Tau2Episode(EpisodeProtocol):
                 tool_calls=[bounded_call(call) for call in reply.tool_calls],
             )
             conversation.messages.append(message)
+            if self.breaks_protocol(message):
+                conversation.termination = Termination.AGENT_ERROR
             self.pending_calls = (reply, "assistant")
             return "environment"
         text = content or ""
@@ -159,11 +168,19 @@ class Tau2Episode(EpisodeProtocol):
     async def user_hop(self) -> Speaker:
         message = await user_turn(self.pending_user())
         self.conversation.messages.append(message)
+        if self.breaks_protocol(message):
+            self.conversation.termination = Termination.USER_ERROR
         if message.tool_calls:
             self.pending_calls = (message, "user")
             return "environment"
         self.conversation.termination = user_signal(message)
         return "agent"
+
+    def breaks_protocol(self, message: Message) -> bool:
+        """Whether ``message`` carries both text and tool calls while
+        ``--enforce-communication-protocol`` forbids it (the episode then ends)."""
+        enforced = self.context.limits.enforce_communication_protocol
+        return enforced and bool(message.tool_calls) and bool((message.content or "").strip())
 
     def environment_hop(self) -> Speaker:
         """Run every tool call of the pending message, in order; the results go back to

@@ -42,7 +42,7 @@ _TERMINATIONS = {
     # τ³'s (τ²-bench v1.x)
     "agent_error": Termination.AGENT_ERROR,
     "user_error": Termination.USER_ERROR,
-    "timeout": Termination.PROVIDER_ERROR,
+    "timeout": Termination.TIMEOUT,
     "infrastructure_error": Termination.PROVIDER_ERROR,
     "context_window_exceeded": Termination.CONTEXT_WINDOW,
     "unexpected_error": Termination.AGENT_ERROR,

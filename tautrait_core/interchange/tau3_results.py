@@ -97,6 +97,7 @@ TAU3_TERMINATIONS = {
     "agent_stop": "agent_stop",
     "max_steps": "max_steps",
     "too_many_errors": "too_many_errors",
+    "timeout": "timeout",
     "agent_error": "agent_error",
     "user_error": "user_error",
     "context_window": "context_window_exceeded",

@@ -132,8 +132,14 @@ def prepare(config: RunConfig) -> PreparedRun:
 
         open_cache(response_cache_path())
     task_set = resolve_task_set(domain, config.task_set)
+    tau2 = task_set.protocol == "tau2" or domain.dual_control or config.solo
+    if config.limits.enforce_communication_protocol and not tau2:
+        raise ConfigError(
+            f"--enforce-communication-protocol is a rule of the τ² protocol; task set "
+            f"{task_set.name!r} of domain {domain.name!r} runs τ-bench's, which runs the "
+            "first tool call of a message: leave the flag out"
+        )
     if config.limits.max_steps is None:  # the run stores the limit its protocol gave
-        tau2 = task_set.protocol == "tau2" or domain.dual_control or config.solo
         config = config.with_settings(max_steps=config.limits.step_limit(tau2))
     total = len(task_set.tasks)
     if config.task_ids:

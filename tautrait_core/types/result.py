@@ -41,6 +41,8 @@ class Termination(StrEnum):
     MAX_STEPS = "max_steps"
     TOO_MANY_ERRORS = "too_many_errors"
     """Tool calls failed ``--max-errors`` times (τ² protocol)."""
+    TIMEOUT = "timeout"
+    """The episode ran past ``--episode-timeout-s`` (τ³'s ``timeout``)."""
     AGENT_ERROR = "agent_error"
     USER_ERROR = "user_error"
     CONTEXT_WINDOW = "context_window"
