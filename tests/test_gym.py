@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -283,3 +284,23 @@ def test_python_exits_quietly_with_an_environment_never_closed(toy_plugin, fails
         )  # fmt: skip
     assert done.stdout.split() == ["EpisodeError" if fails else "reset"]
     assert done.stderr == ""  # no 'Unclosed client session', no traceback of the episode
+
+
+def test_an_episode_out_of_time_before_the_policy_acts_ends_in_reset(toy_plugin) -> None:
+    env = AgentEnv(domain="toylib", task_id=0, episode_timeout_s=1e-6, today=TODAY)
+    _, info = env.reset(seed=7)
+    assert env.result is not None and env.result.termination.value == "timeout"
+    assert (info["termination"], info["outcome"]) == ("timeout", "fail")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step("Hello.")
+    env.close()
+
+
+def test_an_episode_past_its_timeout_is_truncated(toy_plugin) -> None:
+    env = AgentEnv(domain="toylib", task_id=0, episode_timeout_s=2.0, today=TODAY)
+    env.reset(seed=7)
+    time.sleep(2.1)  # the policy thinks past the episode's time
+    _, reward, terminated, truncated, info = env.step({"tool_calls": [{"name": "think"}]})
+    assert (reward, terminated, truncated) == (0.0, False, True)
+    assert info["termination"] == "timeout"
+    env.close()

@@ -5,7 +5,7 @@ any trait mix; :class:`UserEnv` lets it play the customer against any registered
 Each ``reset`` starts one episode (a task of the chosen task set) and each ``step`` gives
 one message of the policy's side. The reward is 0 until the episode ends, then the
 domain's reward (``info["reward_info"]`` holds its breakdown). An episode cut by the step
-limit is ``truncated``; any other end is ``terminated``.
+limit or by ``episode_timeout_s`` is ``truncated``; any other end is ``terminated``.
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ class EpisodeEnv(gymnasium.Env[dict[str, str], Any]):
         observation = self._observation(view)
         if result is None:
             return observation, 0.0, False, False, self._info()
-        truncated = result.termination == Termination.MAX_STEPS
+        truncated = result.termination in (Termination.MAX_STEPS, Termination.TIMEOUT)
         return observation, result.reward, not truncated, truncated, self._info()
 
     def close(self) -> None:
