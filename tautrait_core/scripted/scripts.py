@@ -38,7 +38,7 @@ from tautrait_core.grading.gold import (
 from tautrait_core.grading.reward import gold_plan
 from tautrait_core.scripted.probes import PROBE_TEXT, CustomerProbe, group_key
 from tautrait_core.scripted.server import Failure, Reply, reply_text, reply_tool_call
-from tautrait_core.scripted.solo import solo_task, solo_turn
+from tautrait_core.scripted.solo import solo_task, solo_turn, tickets
 from tautrait_core.trait_mix import TRAITS
 from tautrait_core.types.messages import STOP_TOKEN, TAU2_GREETING, read_out
 from tautrait_core.types.task import RESPOND_ACTION, Action, Task
@@ -78,6 +78,7 @@ class GoldScript:
         self.probe = probe
         self.terminating = set() if tau2 else set(terminating_tools)
         self._by_opening = {self.spoken_opening(task): task for task in self.tasks}
+        self._by_ticket = tickets(self.tasks)
 
     @staticmethod
     def opening(task: Task) -> str:
@@ -157,7 +158,7 @@ class GoldScript:
 
     def agent_turn(self, messages: list[dict[str, Any]]) -> Reply:
         """The next gold action as a tool call, then the final answer."""
-        solo = solo_task(self.tasks, _text(messages[0])) if messages else None
+        solo = solo_task(self._by_ticket, _text(messages[0])) if messages else None
         if solo is not None:
             return solo_turn(solo, messages)
         if self.tau2:

@@ -13,15 +13,27 @@ from tautrait_core.grading.reward import gold_plan
 from tautrait_core.scripted.server import Reply, reply_tool_call
 from tautrait_core.types.task import Task
 
+_TICKET_OPEN, _TICKET_CLOSE = "<ticket>\n", "\n</ticket>"
 
-def solo_task(tasks: Sequence[Task], system: str) -> Task | None:
-    """The task whose ticket the solo agent's system prompt holds (``None``: not a solo
-    agent's request, or a task of another set)."""
+
+def tickets(tasks: Sequence[Task]) -> dict[str, Task]:
+    """Each ticket a solo agent's system prompt may hold, and its task (the first task, of
+    several with the same ticket)."""
+    by_ticket: dict[str, Task] = {}
     for task in tasks:
-        ticket = (task.ticket or task.instruction).strip()
-        if f"<ticket>\n{ticket}\n</ticket>" in system:
-            return task
-    return None
+        by_ticket.setdefault((task.ticket or task.instruction).strip(), task)
+    return by_ticket
+
+
+def solo_task(by_ticket: dict[str, Task], system: str) -> Task | None:
+    """The task whose ticket the solo agent's system prompt holds (``None``: not a solo
+    agent's request, or a task of another set); ``by_ticket`` is :func:`tickets`."""
+    start = system.find(_TICKET_OPEN)
+    if start < 0:
+        return None
+    start += len(_TICKET_OPEN)
+    end = system.find(_TICKET_CLOSE, start)
+    return None if end < 0 else by_ticket.get(system[start:end].strip())
 
 
 def solo_turn(task: Task, messages: list[dict[str, Any]]) -> Reply:
