@@ -8,33 +8,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tautrait_core.types.result import EpisodeResult, Outcome
+from tautrait_core.types.result import FINISHED_TERMINATIONS, EpisodeResult, Outcome
 
 
 def failing_parts(result: EpisodeResult) -> list[str]:
     """The parts of the reward a scored episode missed, in a word each.
 
-    A τ²-graded episode names its reward components below 1 (``DB``, ``COMMUNICATE``,
-    ...) or ``not scoreable``; a τ-bench-graded one ``database`` (its final state differs
-    from the gold replay) and ``outputs`` (a required output was never said). A failure
-    that missed none of them (the reward was withheld for how it ended) names its
-    termination (``max_steps``, ...). A passing or errored episode has none.
+    An episode cut short (``max_steps``, ``timeout``, ``agent_error``, ...) names how it
+    ended first. Then a τ²-graded episode names its reward components below 1 (``DB``,
+    ``COMMUNICATE``, ...) or ``not scoreable``; a τ-bench-graded one ``database`` (its
+    final state differs from the gold replay) and ``outputs`` (a required output was never
+    said). A passing or errored episode has none.
     """
     info = result.reward_info
     if result.outcome != Outcome.FAIL:
         return []
+    ended = [] if result.termination in FINISHED_TERMINATIONS else [result.termination.value]
     if info is None:
-        return ["not scored"]
+        return [*ended, "not scored"]
     if info.reward_basis:
         if info.not_scoreable is not None:
-            return ["not scoreable"]
+            return [*ended, "not scoreable"]
         breakdown = info.reward_breakdown or {}
         parts = [name for name, reward in breakdown.items() if reward < 1.0]
-        return parts or [result.termination.value]
-    parts = [] if info.r_actions else ["database"]
-    if info.r_outputs is False or not all(info.outputs.values()):
-        parts.append("outputs")
-    return parts or [result.termination.value]
+    else:
+        parts = [] if info.r_actions else ["database"]
+        if info.r_outputs is False or not all(info.outputs.values()):
+            parts.append("outputs")
+    return [*ended, *parts] or [result.termination.value]
 
 
 @dataclass
@@ -90,6 +91,5 @@ def task_outcomes(results: Sequence[EpisodeResult]) -> list[TaskOutcome]:
         else:
             task.errored.append(result.trial)
     for task_id, counts in parts.items():
-        ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-        tasks[task_id].failing = dict(ranked)
+        tasks[task_id].failing = dict(counts.most_common())  # ties: as first met (endings first)
     return list(tasks.values())
