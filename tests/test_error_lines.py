@@ -8,6 +8,8 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,12 +20,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def junk_db(tmp_path: Path) -> Path:
-    """A file of random bytes whose path takes most of a line."""
-    path = tmp_path / "r.db"
-    assert 60 < len(str(path)) < 78  # pytest's folder: a few words fit beside it, not all
-    path.write_bytes(os.urandom(4096))
-    return path
+def junk_db() -> Iterator[Path]:
+    """A file of random bytes whose path is 70 columns long: a few words fit beside it on
+    an 80-column line, not the whole message (whatever the length of pytest's folder)."""
+    folder = Path(tempfile.mkdtemp(prefix="tautrait-"))
+    try:
+        path = folder / ("r" * (70 - len(str(folder)) - len("/.db")) + ".db")
+        path.write_bytes(os.urandom(4096))
+        yield path
+    finally:
+        shutil.rmtree(folder)
 
 
 def runs_list(path: Path) -> list[str]:
