@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tautrait_core.errors import ConfigError
-from tautrait_core.interchange.tau2_results import Tau2Results, tau2_task_id
+from tautrait_core.interchange.tau2_results import Tau2Results, tau2_positions
 from tautrait_core.types.task import Task
 
 if TYPE_CHECKING:
@@ -54,7 +54,6 @@ def task_set_holding(
     own = default_tau2_task_set(domain.name)
     for name in sorted(name for name in all_task_sets(domain) if name.startswith(own)):
         tasks = resolve_task_set(domain, name).tasks
-        ids = {tau2_task_id(task, position) for position, task in enumerate(tasks)}
-        if task_ids <= ids:
+        if task_ids <= tau2_positions(tasks).keys():
             return name, tasks
     return None

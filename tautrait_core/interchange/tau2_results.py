@@ -88,7 +88,7 @@ class Tau2Results:
             TaskSetError: a simulation names a task ``tasks`` lacks (the message names the
                 simulation, as reading does).
         """
-        index = _positions(tasks)
+        index = tau2_positions(tasks)
 
         def renumbered(episode: tuple[EpisodeResult, str]) -> EpisodeResult:
             result, task_id = episode
@@ -171,7 +171,7 @@ def read_tau2_results(path: Path) -> Tau2Results:
     except (ValueError, KeyError, TypeError) as exc:
         raise TaskSetError(f"{path}: a task of the file is invalid ({exc})") from exc
     check_task_ids(file_tasks, path)  # positions are found by id
-    index = _positions(file_tasks)
+    index = tau2_positions(file_tasks)
     read = Tau2Results(info=data.get("info") or {}, tasks=file_tasks)
     simulations = parse_items(
         data["simulations"],
@@ -186,8 +186,8 @@ def read_tau2_results(path: Path) -> Tau2Results:
     return read
 
 
-def _positions(tasks: Sequence[Task]) -> dict[str | None, int]:
-    """``{τ² task id: position}`` of a task list."""
+def tau2_positions(tasks: Sequence[Task]) -> dict[str | None, int]:
+    """``{τ² task id: position}`` of a task list (:func:`tau2_task_id` of each task)."""
     return {tau2_task_id(task, position): position for position, task in enumerate(tasks)}
 
 
